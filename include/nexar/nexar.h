@@ -1,0 +1,186 @@
+/*
+ * nexar: a distributed communication runtime (the public C API).
+ *
+ * This header is a contract: programs outside this repository are written against it.
+ * Names, argument orders and meanings never change; functions and enum values may be added.
+ *
+ * Conventions that hold for every function unless its comment says otherwise:
+ *  - Results: NEXAR_SUCCESS, or a negative nexar_result_t. After a failure,
+ *    nexar_comm_last_error(comm) returns a message naming what was wrong (rank, peer,
+ *    values). NEXAR_ERR_INVALID_ARGUMENT leaves the communicator usable; NEXAR_ERR_TIMEOUT,
+ *    NEXAR_ERR_PEER_LOST, NEXAR_ERR_PROTOCOL and NEXAR_ERR_AUTH make it unusable: every
+ *    later call on it returns NEXAR_ERR_ABORTED until it is destroyed.
+ *  - Timeouts: every blocking call gives up with NEXAR_ERR_TIMEOUT after the
+ *    communicator's timeout (NEXAR_TIMEOUT seconds, default 300; nexar_comm_set_timeout).
+ *  - Threads: every function may be called from any thread. Calls on one communicator
+ *    from several threads are serialised internally; their relative order is the order in
+ *    which they enter the library.
+ *  - Counts are in elements of the given dtype; a NULL buffer is allowed only with count 0.
+ */
+#ifndef NEXAR_NEXAR_H
+#define NEXAR_NEXAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define NEXAR_API __attribute__((visibility("default")))
+#else
+#define NEXAR_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A communicator: a group of ranks with its own message space. Opaque. */
+typedef struct nexar_comm *nexar_comm_t;
+/** A non-blocking operation in flight. Freed by nexar_wait, a successful nexar_test, or
+ *  nexar_waitall. Opaque. */
+typedef struct nexar_request *nexar_request_t;
+
+typedef enum {
+  NEXAR_SUCCESS = 0,
+  NEXAR_IN_PROGRESS = 1,            /* nexar_test: not complete yet */
+  NEXAR_ERR_INVALID_ARGUMENT = -1,  /* bad pointer, count, dtype, op, root, peer or tag, found locally */
+  NEXAR_ERR_MISMATCH = -2,          /* ranks disagree: count, dtype, op, root, or the order of collectives */
+  NEXAR_ERR_TIMEOUT = -3,           /* an operation exceeded its timeout */
+  NEXAR_ERR_PEER_LOST = -4,         /* a peer exited, was killed, or its connection broke */
+  NEXAR_ERR_AUTH = -5,              /* missing or invalid job credential */
+  NEXAR_ERR_PROTOCOL = -6,          /* malformed or unexpected data from a peer */
+  NEXAR_ERR_SYSTEM = -7,            /* operating system or allocation failure */
+  NEXAR_ERR_UNSUPPORTED = -8,       /* e.g. a device buffer with no CUDA support loaded */
+  NEXAR_ERR_ABORTED = -9,           /* communicator aborted, or unusable after an earlier error */
+  NEXAR_ERR_INTERNAL = -10
+} nexar_result_t;
+
+typedef enum {
+  NEXAR_INT8, NEXAR_UINT8, NEXAR_INT32, NEXAR_UINT32, NEXAR_INT64, NEXAR_UINT64,
+  NEXAR_FLOAT16, NEXAR_BFLOAT16, NEXAR_FLOAT32, NEXAR_FLOAT64
+} nexar_dtype_t;
+
+typedef enum { NEXAR_SUM, NEXAR_PROD, NEXAR_MIN, NEXAR_MAX, NEXAR_AVG } nexar_op_t;
+
+#define NEXAR_UNDEFINED (-1)   /* split color: this rank joins no new communicator */
+#define NEXAR_ANY_SOURCE (-2)  /* receive: match a message from any rank */
+#define NEXAR_ANY_TAG (-1)     /* receive: match a message with any tag */
+
+/* ------------------------------------------------------------------------------------ */
+/* Lifetime                                                                              */
+/* ------------------------------------------------------------------------------------ */
+
+/**
+ * Builds the world communicator from the environment a launcher set (nexrun: NEXAR_RANK,
+ * NEXAR_WORLD_SIZE, NEXAR_RENDEZVOUS, NEXAR_CREDENTIALS...). With no launcher environment
+ * the world has one rank. Collective over the world: returns once every rank is connected.
+ *
+ * *world is owned by the caller and freed by nexar_comm_destroy.
+ * Returns NEXAR_ERR_INVALID_ARGUMENT (world NULL, or a malformed launcher environment),
+ * NEXAR_ERR_AUTH (credential file missing, unreadable, or not for this job and rank),
+ * NEXAR_ERR_TIMEOUT (the rendezvous or a peer was not reached in NEXAR_CONNECT_TIMEOUT
+ * seconds), NEXAR_ERR_PEER_LOST, NEXAR_ERR_SYSTEM. On failure *world is NULL and the detail
+ * is in nexar_comm_last_error(NULL).
+ */
+NEXAR_API nexar_result_t nexar_init(nexar_comm_t *world);
+
+/**
+ * Destroys a communicator: collective over comm's ranks, it waits (up to the timeout) for
+ * every rank to arrive, so that no message in flight is lost, then frees comm. Pending
+ * requests on comm fail with NEXAR_ERR_ABORTED. Destroying the world closes every
+ * connection. comm must not be used afterwards. A NULL comm returns NEXAR_SUCCESS.
+ * Returns NEXAR_SUCCESS, or the error that the final synchronisation hit (comm is freed
+ * in every case).
+ */
+NEXAR_API nexar_result_t nexar_comm_destroy(nexar_comm_t comm);
+
+/**
+ * Aborts comm locally: every pending and later operation on it fails at once with
+ * NEXAR_ERR_ABORTED. Does not free comm (call nexar_comm_destroy). Returns
+ * NEXAR_ERR_INVALID_ARGUMENT for a NULL comm.
+ */
+NEXAR_API nexar_result_t nexar_comm_abort(nexar_comm_t comm);
+
+/** Writes comm's rank of this process to *rank. NEXAR_ERR_INVALID_ARGUMENT on NULLs. */
+NEXAR_API nexar_result_t nexar_comm_rank(nexar_comm_t comm, int *rank);
+/** Writes the number of ranks in comm to *size. NEXAR_ERR_INVALID_ARGUMENT on NULLs. */
+NEXAR_API nexar_result_t nexar_comm_size(nexar_comm_t comm, int *size);
+/** Writes this process's rank among comm's ranks on the same host. */
+NEXAR_API nexar_result_t nexar_comm_local_rank(nexar_comm_t comm, int *local_rank);
+/** Writes the number of comm's ranks on this host. */
+NEXAR_API nexar_result_t nexar_comm_local_size(nexar_comm_t comm, int *local_size);
+
+/**
+ * Sets the timeout, in seconds (> 0), of every later blocking call on comm.
+ * Returns NEXAR_ERR_INVALID_ARGUMENT for a NULL comm or a non-positive value. Local.
+ */
+NEXAR_API nexar_result_t nexar_comm_set_timeout(nexar_comm_t comm, double seconds);
+
+/** Static text naming a result ("NEXAR_ERR_TIMEOUT"). Never NULL. */
+NEXAR_API const char *nexar_result_string(nexar_result_t result);
+
+/**
+ * Detail of this thread's last failure on comm (NULL comm: the last failure of
+ * nexar_init or of a call given a NULL communicator). Valid until this thread's next
+ * call on comm. "" when there is none. Never NULL.
+ */
+NEXAR_API const char *nexar_comm_last_error(nexar_comm_t comm);
+
+/** The library's version, "MAJOR.MINOR.PATCH". Static. */
+NEXAR_API const char *nexar_version(void);
+
+/* ------------------------------------------------------------------------------------ */
+/* Point to point                                                                         */
+/* ------------------------------------------------------------------------------------ */
+/*
+ * Matching is MPI's: a receive matches the oldest message from (source, tag) on the same
+ * communicator; NEXAR_ANY_SOURCE and NEXAR_ANY_TAG match any. Messages between one pair
+ * with one tag arrive in the order sent. Tags are >= 0 on send. A message longer than the
+ * posted receive is NEXAR_ERR_INVALID_ARGUMENT on the receiver (the message is discarded);
+ * a shorter one is received and the rest of the buffer is left untouched. A rank may send
+ * to itself. Messages received before a matching receive is posted are buffered up to
+ * NEXAR_UNEXPECTED_LIMIT bytes; past that, senders are held back (flow control) until the
+ * receiver posts receives.
+ *
+ * Results common to all four: NEXAR_ERR_INVALID_ARGUMENT (NULL comm, NULL buffer with a
+ * non-zero count, unknown dtype, peer outside [0, size), negative send tag, a receive too
+ * short), NEXAR_ERR_PEER_LOST (peer gone), NEXAR_ERR_TIMEOUT, NEXAR_ERR_ABORTED.
+ */
+
+/** Sends count elements to peer. Returns when buf may be reused (the data is handed to the
+ *  transport or received), which may be before the peer received it. */
+NEXAR_API nexar_result_t nexar_send(const void *buf, size_t count, nexar_dtype_t dtype, int peer, int tag, nexar_comm_t comm);
+/** Receives up to count elements from peer (or NEXAR_ANY_SOURCE) with tag (or NEXAR_ANY_TAG). */
+NEXAR_API nexar_result_t nexar_recv(void *buf, size_t count, nexar_dtype_t dtype, int peer, int tag, nexar_comm_t comm);
+/** Starts a send; buf must stay valid and unchanged until the request completes. */
+NEXAR_API nexar_result_t nexar_isend(const void *buf, size_t count, nexar_dtype_t dtype, int peer, int tag, nexar_comm_t comm, nexar_request_t *req);
+/** Starts a receive; buf must stay valid until the request completes. */
+NEXAR_API nexar_result_t nexar_irecv(void *buf, size_t count, nexar_dtype_t dtype, int peer, int tag, nexar_comm_t comm, nexar_request_t *req);
+
+/* ------------------------------------------------------------------------------------ */
+/* Collectives                                                                            */
+/* ------------------------------------------------------------------------------------ */
+
+/** Returns once every rank of comm has entered the barrier. Collective. */
+NEXAR_API nexar_result_t nexar_barrier(nexar_comm_t comm);
+/** Starts a barrier; the request completes once every rank has entered it. */
+NEXAR_API nexar_result_t nexar_ibarrier(nexar_comm_t comm, nexar_request_t *req);
+
+/* ------------------------------------------------------------------------------------ */
+/* Requests                                                                               */
+/* ------------------------------------------------------------------------------------ */
+
+/** Waits (up to the communicator's timeout) for req to complete, then frees it, whatever
+ *  the result. Returns the operation's result; NEXAR_ERR_INVALID_ARGUMENT for NULL. */
+NEXAR_API nexar_result_t nexar_wait(nexar_request_t req);
+/** Never blocks. NEXAR_SUCCESS and *done = 1: complete and freed. NEXAR_IN_PROGRESS and
+ *  *done = 0: still running. An error (and *done = 1): the operation failed; req freed. */
+NEXAR_API nexar_result_t nexar_test(nexar_request_t req, int *done);
+/** Waits for every request of reqs[0..n) and frees them all, even after a failure.
+ *  Returns NEXAR_SUCCESS, or the first error in array order. NULL entries are skipped. */
+NEXAR_API nexar_result_t nexar_waitall(size_t n, nexar_request_t *reqs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NEXAR_NEXAR_H */

@@ -1,0 +1,43 @@
+// What a collective algorithm sees of its communicator: its rank, its size, and
+// point-to-point transfers of raw bytes on a message space private to collectives
+// (traffic never mixes with user point-to-point). Algorithms are written only against
+// this interface, so they run unchanged over QUIC, shared memory, or a mix.
+//
+// One collective runs at a time per communicator, in issue order, so an algorithm may
+// use any tags it likes; messages between one pair with one tag arrive in order.
+// Every call is bounded by the communicator's timeout and fails with the transport's
+// error (NEXAR_ERR_PEER_LOST, NEXAR_ERR_TIMEOUT, NEXAR_ERR_MISMATCH, ...), which the
+// algorithm returns at once.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/status.h"
+
+namespace nexar::coll {
+
+// A transfer in flight; completed by CollContext::wait. Opaque to algorithms.
+struct Pending {
+  void* impl = nullptr;
+};
+
+class CollContext {
+ public:
+  virtual ~CollContext() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+
+  virtual Status isend(int peer, int tag, const void* buf, size_t bytes, Pending* out) = 0;
+  // Receives exactly `bytes` bytes (a different length is NEXAR_ERR_MISMATCH).
+  virtual Status irecv(int peer, int tag, void* buf, size_t bytes, Pending* out) = 0;
+  virtual Status wait(Pending* p) = 0;
+
+  // Blocking conveniences built on the three above.
+  Status send(int peer, int tag, const void* buf, size_t bytes);
+  Status recv(int peer, int tag, void* buf, size_t bytes);
+  // Sends to dst and receives from src at the same time (deadlock-free in rings).
+  Status sendrecv(int dst, int stag, const void* sbuf, size_t sbytes, int src, int rtag, void* rbuf, size_t rbytes);
+};
+
+}  // namespace nexar::coll

@@ -1,0 +1,39 @@
+// Logging in the manner of NCCL: NEXAR_DEBUG picks the level, NEXAR_DEBUG_SUBSYS the
+// subsystems; the check happens before any formatting. Lines look like
+//   host:pid:tid [rank] NEXAR INFO NET message
+#pragma once
+
+#include <cstdint>
+
+namespace nexar {
+
+enum class LogLevel : int { NONE = 0, WARN = 1, INFO = 2, TRACE = 3 };
+
+enum LogSubsys : uint32_t {
+  INIT = 1u << 0,
+  ENV = 1u << 1,
+  NET = 1u << 2,
+  TLS = 1u << 3,
+  P2P = 1u << 4,
+  COLL = 1u << 5,
+  BOOT = 1u << 6,
+  LAUNCH = 1u << 7,
+  ALL_SUBSYS = 0xffffffffu,
+};
+
+bool log_enabled(LogLevel level, LogSubsys subsys);
+void log_write(LogLevel level, LogSubsys subsys, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+// The rank shown in each line once known (-1 before).
+void log_set_rank(int rank);
+// Re-read NEXAR_DEBUG* (tests).
+void log_reload();
+
+}  // namespace nexar
+
+#define NX_LOG_AT(level, subsys, ...)                                                  \
+  do {                                                                                 \
+    if (::nexar::log_enabled(level, ::nexar::subsys)) ::nexar::log_write(level, ::nexar::subsys, __VA_ARGS__); \
+  } while (0)
+#define NX_WARN(subsys, ...) NX_LOG_AT(::nexar::LogLevel::WARN, subsys, __VA_ARGS__)
+#define NX_INFO(subsys, ...) NX_LOG_AT(::nexar::LogLevel::INFO, subsys, __VA_ARGS__)
+#define NX_TRACE(subsys, ...) NX_LOG_AT(::nexar::LogLevel::TRACE, subsys, __VA_ARGS__)

@@ -1,0 +1,29 @@
+// Every NEXAR_* environment parameter, defined once: X(name, type, default, doc).
+// Types: INT, DOUBLE, STRING, BOOL. Read once (params.cc), logged under ENV when set,
+// listed by nexar-info. Add a parameter here, never getenv("NEXAR_...") elsewhere.
+// clang-format off
+#define NEXAR_PARAMS(X) \
+  X(NEXAR_DEBUG,            STRING, "",      "Log level: WARN, INFO or TRACE (default: errors only)") \
+  X(NEXAR_DEBUG_SUBSYS,     STRING, "ALL",   "Comma list of subsystems to log (INIT,ENV,NET,TLS,P2P,COLL,BOOT,LAUNCH,ALL); ^ negates") \
+  X(NEXAR_DEBUG_FILE,       STRING, "",      "Log to this file instead of stderr; %h host, %p pid, %r rank") \
+  X(NEXAR_TIMEOUT,          DOUBLE, "300",   "Seconds any blocking operation may take before NEXAR_ERR_TIMEOUT") \
+  X(NEXAR_CONNECT_TIMEOUT,  DOUBLE, "60",    "Seconds to form the mesh and reach the rendezvous at init") \
+  X(NEXAR_PEER_TIMEOUT,     DOUBLE, "5",     "Seconds of silence after which a peer is declared lost") \
+  X(NEXAR_KEEPALIVE,        DOUBLE, "1",     "Seconds between keep-alive probes on an idle connection") \
+  X(NEXAR_UNEXPECTED_LIMIT, INT,    "268435456", "Bytes of unexpected (not yet received) messages buffered per process before back-pressure") \
+  X(NEXAR_EAGER_LIMIT,      INT,    "65536", "Messages up to this many bytes travel inline on a peer's control stream") \
+  X(NEXAR_ADDR,             STRING, "",      "IP address to bind and advertise (default: 127.0.0.1 for one host)") \
+  X(NEXAR_QUIC_PACKET_SIZE, INT,    "65000", "Largest UDP payload QUIC sends (loopback allows 65000)") \
+  X(NEXAR_QUIC_ACK_THRESH,  INT,    "8",     "Packets received before an ACK is sent") \
+  X(NEXAR_HOST_ID,          STRING, "",      "Override of this host's identity (ranks with equal ids share a host)") \
+  X(NEXAR_TRANSPORT,        STRING, "auto",  "auto, or quic to force QUIC for every peer") \
+  X(NEXAR_RANK,             INT,    "-1",    "Global rank (set by nexrun)") \
+  X(NEXAR_WORLD_SIZE,       INT,    "0",     "World size (set by nexrun)") \
+  X(NEXAR_LOCAL_RANK,       INT,    "-1",    "Rank on this host (set by nexrun)") \
+  X(NEXAR_LOCAL_SIZE,       INT,    "0",     "Ranks on this host (set by nexrun)") \
+  X(NEXAR_NODE_RANK,        INT,    "0",     "Host index (set by nexrun)") \
+  X(NEXAR_NUM_NODES,        INT,    "1",     "Host count (set by nexrun)") \
+  X(NEXAR_JOB_ID,           STRING, "",      "Unique job id (set by nexrun)") \
+  X(NEXAR_RENDEZVOUS,       STRING, "",      "host:port of the job's rendezvous service (set by nexrun)") \
+  X(NEXAR_CREDENTIALS,      STRING, "",      "Path of this rank's credential file, mode 0600 (set by nexrun)")
+// clang-format on

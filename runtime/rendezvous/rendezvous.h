@@ -1,0 +1,51 @@
+// The job's rendezvous service: a key-value store and a read-only job status, served by
+// nexrun over HTTP/3 (nghttp3) on QUIC with the job's mutual TLS. Never on the data path.
+//
+// HTTP/3 resources (all require a client certificate of this job):
+//   PUT  /kv/<key>            body = value            -> 204
+//   GET  /kv/<key>                                     -> 200 value | 404
+//   GET  /kv/<key>?wait=<ms>  waits up to ms for the key -> 200 value | 404 after ms
+//   POST /add/<key>           body = decimal delta      -> 200 new value (decimal); absent key is 0
+//   GET  /status                                       -> 200 application/json job status
+// Keys are [A-Za-z0-9._/-]{1,256}; values at most 1 MiB; anything else is 400.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/status.h"
+#include "transport/quic/endpoint.h"
+
+namespace nexar::rendezvous {
+
+class Server {
+ public:
+  // Serves on its own endpoint (created by the caller with the launcher's credentials and
+  // accept_alpns {"h3"}); status_json is called on the progress thread for GET /status.
+  static Status start(quic::Endpoint* endpoint, std::function<std::string()> status_json,
+                      std::unique_ptr<Server>* out);
+  virtual ~Server() = default;
+};
+
+class Client {
+ public:
+  // Connects (blocking, up to timeout) through an existing endpoint of this rank to the
+  // rendezvous at address ("ip:port"). NEXAR_ERR_AUTH when the server is not this job's
+  // launcher; NEXAR_ERR_TIMEOUT when it does not answer.
+  static Status connect(quic::Endpoint* endpoint, const std::string& address,
+                        std::chrono::milliseconds timeout, std::unique_ptr<Client>* out);
+  virtual ~Client() = default;
+
+  // Blocking calls, thread-safe, each bounded by timeout.
+  virtual Status set(const std::string& key, const std::string& value, std::chrono::milliseconds timeout) = 0;
+  // NEXAR_ERR_INVALID_ARGUMENT-free "absent": returns ok with *found = false.
+  virtual Status get(const std::string& key, std::string* value, bool* found, std::chrono::milliseconds timeout) = 0;
+  // Waits until key exists: NEXAR_ERR_TIMEOUT if it does not appear in time.
+  virtual Status wait(const std::string& key, std::string* value, std::chrono::milliseconds timeout) = 0;
+  virtual Status add(const std::string& key, int64_t delta, int64_t* result, std::chrono::milliseconds timeout) = 0;
+  virtual Status status(std::string* json, std::chrono::milliseconds timeout) = 0;
+};
+
+}  // namespace nexar::rendezvous

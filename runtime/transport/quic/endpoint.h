@@ -1,0 +1,81 @@
+// A QUIC endpoint: one UDP socket, one progress thread, many connections found by
+// connection ID. Connections carry byte streams to an Application (the nexar message
+// layer, or HTTP/3 for the rendezvous); the endpoint does the I/O, TLS, timers, GSO/GRO.
+//
+// Threading: every Application callback and every Connection method runs on the
+// endpoint's progress thread. Other threads reach it only through Endpoint::post().
+#pragma once
+
+#include <sys/socket.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/status.h"
+#include "transport/quic/connection.h"
+#include "transport/tls/tls_context.h"
+
+namespace nexar::quic {
+
+struct EndpointConfig {
+  std::shared_ptr<const tls::Context> tls;
+  std::string bind_address = "127.0.0.1";  // IPv4 or IPv6 literal
+  uint16_t port = 0;                        // 0: ephemeral
+  // ALPNs a server accepts (e.g. {"nexar/1"} for ranks, {"h3"} for the rendezvous).
+  std::vector<std::string> accept_alpns;
+  double idle_timeout_s = 5;   // silence after which a connection is dead (NEXAR_PEER_TIMEOUT)
+  double keepalive_s = 1;      // PING interval on idle connections (NEXAR_KEEPALIVE)
+  size_t max_udp_payload = 65000;  // NEXAR_QUIC_PACKET_SIZE
+  size_t ack_thresh = 8;           // NEXAR_QUIC_ACK_THRESH
+  uint64_t stream_window = 16u << 20;      // initial per-stream receive window
+  uint64_t max_stream_window = 64u << 20;  // auto-tuning ceiling
+  uint64_t conn_window = 64u << 20;
+  uint64_t max_conn_window = 256u << 20;
+  uint64_t max_streams = 1024;             // concurrent streams a peer may open, each kind
+};
+
+// What the peer of a client connection must prove to be.
+struct ExpectedPeer {
+  int rank = tls::kLauncherRank;  // kLauncherRank: the rendezvous
+};
+
+class Endpoint {
+ public:
+  // Binds the socket (GRO on, GSO if available) and starts the progress thread.
+  static Status create(const EndpointConfig& config, std::unique_ptr<Endpoint>* out);
+  // Closes every connection (CONNECTION_CLOSE sent, Application::on_closed called),
+  // then stops the thread. Safe to call from any thread but the progress thread.
+  virtual ~Endpoint() = default;
+
+  // The bound address, e.g. "127.0.0.1:40123" / "[::1]:40123".
+  virtual std::string local_address() const = 0;
+  virtual uint16_t local_port() const = 0;
+
+  // Server side. Called on the progress thread after a client's handshake completed and
+  // its certificate verified (conn.peer() is set). Return the Application that will own
+  // the connection's streams, or nullptr to refuse it (closed with an error).
+  // Unverified clients never reach this (closed during the handshake).
+  using AcceptHandler = std::function<Application*(Connection& conn)>;
+  virtual void set_accept_handler(AcceptHandler handler) = 0;
+
+  // Client side. Starts a connection to address ("host:port", IP literals only) with alpn.
+  // Thread-safe. Later, on the progress thread, app gets on_connected(conn) once the
+  // handshake completed and the server proved to be `expect`, or on_closed(conn, error):
+  // NEXAR_ERR_AUTH (bad certificate), NEXAR_ERR_TIMEOUT / NEXAR_ERR_PEER_LOST (no answer).
+  // app must outlive the connection (until on_closed returned).
+  virtual Status connect(const std::string& address, const std::string& alpn, ExpectedPeer expect,
+                         Application* app) = 0;
+
+  // Runs fn on the progress thread, soon. Thread-safe; wakes the loop.
+  virtual void post(std::function<void()> fn) = 0;
+  virtual bool on_progress_thread() const = 0;
+
+  virtual const EndpointConfig& config() const = 0;
+};
+
+// Fills an EndpointConfig's tuning fields from the NEXAR_* parameters.
+EndpointConfig endpoint_config_from_params(std::shared_ptr<const tls::Context> tls);
+
+}  // namespace nexar::quic

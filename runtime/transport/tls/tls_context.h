@@ -1,0 +1,43 @@
+// The one seam between nexar and its TLS library (GnuTLS). Everything else sees only
+// Identity and opaque sessions. QUIC's TLS: TLS 1.3 only, AES-128-GCM only, mutual
+// authentication against the job's CA; the peer's identity is read from its certificate.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/status.h"
+#include "transport/tls/credentials.h"
+
+typedef struct gnutls_session_int* gnutls_session_t;
+
+namespace nexar::tls {
+
+class Context {
+ public:
+  // Loads a credential file (see credentials.h). NEXAR_ERR_AUTH when it is missing,
+  // unreadable, group/world-readable, or malformed.
+  static Status load(const std::string& credential_file, std::shared_ptr<Context>* out);
+  ~Context();
+
+  // The identity in this party's own certificate.
+  const Identity& self() const;
+
+  // Makes a GnuTLS session for a QUIC connection (client or server) with the priority,
+  // credentials and ALPN set, peer-certificate verification required. The caller (the
+  // QUIC layer) configures it for ngtcp2 and owns it (gnutls_deinit).
+  Status new_session(bool is_server, const std::string& alpn, gnutls_session_t* out) const;
+
+  // After the handshake: verifies the peer's chain against the job CA and returns the
+  // identity its certificate names. NEXAR_ERR_AUTH (with the reason) otherwise: no
+  // certificate, not signed by this job's CA, another job's id.
+  Status peer_identity(gnutls_session_t session, Identity* out) const;
+
+  struct Impl;
+
+ private:
+  explicit Context(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace nexar::tls
