@@ -1,9 +1,16 @@
 # nexar_internal_library(name DIR dir [DEPS ...]): a static PIC library made of every
-# .cc file directly under runtime/<dir>, linked into libnexar.so and nexrun.
+# .cc file directly under runtime/<dir>, linked into libnexar.so and nexrun. A folder with
+# headers only gives an interface library.
 function(nexar_internal_library name)
   cmake_parse_arguments(ARG "" "DIR" "DEPS" ${ARGN})
   file(GLOB srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_DIR}/*.cc)
-  add_library(${name} STATIC ${srcs})
-  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/runtime)
-  target_link_libraries(${name} PUBLIC ${ARG_DEPS})
+  if(srcs)
+    add_library(${name} STATIC ${srcs})
+    target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/runtime)
+    target_link_libraries(${name} PUBLIC ${ARG_DEPS})
+  else()
+    add_library(${name} INTERFACE)
+    target_include_directories(${name} INTERFACE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/runtime)
+    target_link_libraries(${name} INTERFACE ${ARG_DEPS})
+  endif()
 endfunction()

@@ -1,0 +1,1 @@
+// API entry points (being written)

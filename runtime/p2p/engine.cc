@@ -1,0 +1,339 @@
+#include "p2p/engine.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/log.h"
+
+namespace nexar::transport {
+// A message arriving in pieces: bound to a receive, stored as unexpected, or discarded.
+struct InboundMsg {
+  int src = -1;
+  MsgHeader hdr;
+  uint64_t received = 0;
+  p2p::RequestPtr req;
+  p2p::UnexpectedMsg* um = nullptr;
+  bool discard = false;
+};
+}  // namespace nexar::transport
+
+namespace nexar::p2p {
+
+using transport::InboundMsg;
+using transport::MsgHeader;
+
+namespace {
+bool matches(int filter_src, int filter_tag, int src, int tag) {
+  return (filter_src == NEXAR_ANY_SOURCE || filter_src == src) && (filter_tag == NEXAR_ANY_TAG || filter_tag == tag);
+}
+}  // namespace
+
+Engine::Engine(int world_rank, int world_size, size_t unexpected_limit)
+    : rank_(world_rank),
+      size_(world_size),
+      links_(static_cast<size_t>(world_size), nullptr),
+      lost_(static_cast<size_t>(world_size)),
+      store_(unexpected_limit),
+      link_waiting_(static_cast<size_t>(world_size), false) {}
+
+Engine::~Engine() {
+  for (auto& [id, c] : contexts_) {
+    for (UnexpectedMsg* m : c.unexpected) {
+      if (m->inflight) m->inflight->um = nullptr;
+      store_.release(m);
+      delete m;
+    }
+  }
+}
+
+void Engine::set_link(int peer, transport::PeerLink* link) {
+  std::lock_guard<std::mutex> lock(mu_);
+  links_[static_cast<size_t>(peer)] = link;
+}
+
+void Engine::register_context(uint32_t ctx, std::vector<int> members) {
+  std::lock_guard<std::mutex> lock(mu_);
+  context_locked(ctx).members = std::move(members);
+}
+
+void Engine::unregister_context(uint32_t ctx) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = contexts_.find(ctx);
+  if (it == contexts_.end()) return;
+  fail_posted_locked(it->second, Status(NEXAR_ERR_ABORTED, "communicator destroyed"), -1);
+  for (UnexpectedMsg* m : it->second.unexpected) {
+    if (m->inflight) m->inflight->discard = true, m->inflight->um = nullptr;
+    store_.release(m);
+    delete m;
+  }
+  contexts_.erase(it);
+  resume_links_if_room_locked();
+}
+
+Engine::Context& Engine::context_locked(uint32_t ctx) { return contexts_[ctx]; }
+
+Status Engine::isend(uint32_t ctx, int dst, int tag, const void* buf, size_t bytes, RequestPtr* out) {
+  auto req = std::make_shared<Request>(Request::Kind::SEND);
+  req->hdr = MsgHeader{ctx, tag, bytes};
+  req->data = static_cast<const uint8_t*>(buf);
+  req->peer = dst;
+  transport::PeerLink* link;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Context& c = context_locked(ctx);
+    if (!c.failed.ok()) return c.failed;
+    if (!lost_[static_cast<size_t>(dst)].ok()) return lost_[static_cast<size_t>(dst)];
+    link = links_[static_cast<size_t>(dst)];
+    if (!link) return Status(NEXAR_ERR_INTERNAL, strprintf("no link to rank %d", dst));
+  }
+  req->link = link;
+  req->keepalive = req;
+  *out = req;
+  link->send(req.get());  // may complete at once
+  return Status::Ok();
+}
+
+Status Engine::irecv(uint32_t ctx, int src, int tag, void* buf, size_t capacity, RequestPtr* out) {
+  auto req = std::make_shared<Request>(Request::Kind::RECV);
+  req->ctx = ctx;
+  req->src_filter = src;
+  req->tag_filter = tag;
+  req->buf = static_cast<uint8_t*>(buf);
+  req->capacity = capacity;
+  *out = req;
+  std::lock_guard<std::mutex> lock(mu_);
+  Context& c = context_locked(ctx);
+  if (!c.failed.ok()) return c.failed;
+  // The oldest stored message that matches, in arrival order.
+  for (auto it = c.unexpected.begin(); it != c.unexpected.end(); ++it) {
+    UnexpectedMsg* m = *it;
+    if (!matches(src, tag, m->src, m->hdr.tag)) continue;
+    c.unexpected.erase(it);
+    InboundMsg* ib = m->inflight;
+    if (!bind_locked(req, m->src, m->hdr)) {
+      if (ib) ib->discard = true, ib->um = nullptr;
+      store_.release(m);
+    } else {
+      store_.drain_into(m, req->buf, req->capacity);
+      if (ib) {
+        ib->um = nullptr;
+        ib->req = req;
+        req->inflight = ib;
+      } else {
+        req->complete(Status::Ok());
+      }
+    }
+    delete m;
+    resume_links_if_room_locked();
+    return Status::Ok();
+  }
+  if (src >= 0 && !lost_[static_cast<size_t>(src)].ok()) return lost_[static_cast<size_t>(src)];
+  req->posted = true;
+  c.posted.push_back(req);
+  return Status::Ok();
+}
+
+bool Engine::bind_locked(const RequestPtr& req, int src, const MsgHeader& hdr) {
+  req->source = src;
+  req->tag = hdr.tag;
+  req->bytes = hdr.len;
+  if (hdr.len > req->capacity) {
+    req->complete(Status(NEXAR_ERR_INVALID_ARGUMENT,
+                         strprintf("message of %llu bytes from rank %d (tag %d) is longer than the posted receive of "
+                                   "%zu bytes",
+                                   static_cast<unsigned long long>(hdr.len), src, hdr.tag, req->capacity)));
+    return false;
+  }
+  return true;
+}
+
+void Engine::cancel(const RequestPtr& req, const Status& why) {
+  if (req->kind == Request::Kind::SEND) {
+    if (req->link) req->link->cancel(req.get(), why);
+    req->complete(why);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (req->posted) {
+    auto& posted = context_locked(req->ctx).posted;
+    posted.remove(req);
+    req->posted = false;
+  }
+  if (req->inflight) {
+    req->inflight->discard = true;
+    req->inflight->req.reset();
+    req->inflight = nullptr;
+  }
+  req->complete(why);
+}
+
+RequestPtr Engine::match_posted_locked(Context& c, int src, int tag) {
+  for (auto it = c.posted.begin(); it != c.posted.end(); ++it) {
+    if (matches((*it)->src_filter, (*it)->tag_filter, src, tag)) {
+      RequestPtr r = *it;
+      c.posted.erase(it);
+      r->posted = false;
+      return r;
+    }
+  }
+  return nullptr;
+}
+
+bool Engine::on_message(int src, const MsgHeader& hdr, const uint8_t* data) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Context& c = context_locked(hdr.ctx);
+  if (RequestPtr req = match_posted_locked(c, src, hdr.tag)) {
+    if (bind_locked(req, src, hdr)) {
+      if (hdr.len) std::memcpy(req->buf, data, hdr.len);
+      req->complete(Status::Ok());
+    }
+    return true;
+  }
+  auto* m = new UnexpectedMsg{src, hdr, {}, 0, nullptr};
+  store_.append(m, data, hdr.len);
+  c.unexpected.push_back(m);
+  if (!under_limit_locked()) {
+    link_waiting_[static_cast<size_t>(src)] = true;
+    return false;
+  }
+  return true;
+}
+
+InboundMsg* Engine::on_message_begin(int src, const MsgHeader& hdr) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return begin_locked(src, hdr);
+}
+
+InboundMsg* Engine::begin_locked(int src, const MsgHeader& hdr) {
+  auto* ib = new InboundMsg{src, hdr, 0, nullptr, nullptr, false};
+  Context& c = context_locked(hdr.ctx);
+  if (RequestPtr req = match_posted_locked(c, src, hdr.tag)) {
+    if (bind_locked(req, src, hdr)) {
+      ib->req = req;
+      req->inflight = ib;
+    } else {
+      ib->discard = true;
+    }
+    return ib;
+  }
+  ib->um = new UnexpectedMsg{src, hdr, {}, 0, ib};
+  c.unexpected.push_back(ib->um);
+  return ib;
+}
+
+bool Engine::on_message_data(InboundMsg* ib, const uint8_t* data, size_t n) {
+  std::lock_guard<std::mutex> lock(mu_);
+  n = static_cast<size_t>(std::min<uint64_t>(n, ib->hdr.len - ib->received));
+  if (ib->req) {
+    std::memcpy(ib->req->buf + ib->received, data, n);
+  } else if (ib->um) {
+    store_.append(ib->um, data, n);
+  }
+  ib->received += n;
+  const int src = ib->src;
+  if (ib->received == ib->hdr.len) {
+    if (ib->req) {
+      ib->req->inflight = nullptr;
+      ib->req->complete(Status::Ok());
+    } else if (ib->um) {
+      ib->um->inflight = nullptr;
+    }
+    delete ib;
+  }
+  if (!under_limit_locked()) {
+    link_waiting_[static_cast<size_t>(src)] = true;
+    return false;
+  }
+  return true;
+}
+
+void Engine::on_message_abandon(InboundMsg* ib, const Status& why) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (ib->req) {
+    ib->req->inflight = nullptr;
+    ib->req->complete(why);
+  } else if (ib->um) {
+    ib->um->inflight = nullptr;
+    Context& c = context_locked(ib->hdr.ctx);
+    c.unexpected.remove(ib->um);
+    store_.release(ib->um);
+    delete ib->um;
+  }
+  delete ib;
+}
+
+void Engine::fail_posted_locked(Context& c, const Status& why, int only_src) {
+  for (auto it = c.posted.begin(); it != c.posted.end();) {
+    if (only_src < 0 || (*it)->src_filter == only_src || (*it)->src_filter == NEXAR_ANY_SOURCE) {
+      (*it)->posted = false;
+      (*it)->complete(why);
+      it = c.posted.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void Engine::on_peer_lost(int src, const Status& why) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!lost_[static_cast<size_t>(src)].ok()) return;
+  lost_[static_cast<size_t>(src)] = why;
+  NX_WARN(P2P, "rank %d lost: %s", src, why.to_string().c_str());
+  for (auto& [id, c] : contexts_) {
+    bool member = c.members.empty() || std::find(c.members.begin(), c.members.end(), src) != c.members.end();
+    if (!member) continue;
+    fail_posted_locked(c, why, src);
+    // Messages from src still arriving can never complete.
+    for (auto it = c.unexpected.begin(); it != c.unexpected.end();) {
+      UnexpectedMsg* m = *it;
+      if (m->src == src && !m->complete()) {
+        if (m->inflight) m->inflight->um = nullptr, m->inflight->discard = true;
+        store_.release(m);
+        delete m;
+        it = c.unexpected.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+}
+
+void Engine::on_remote_abort(int src, uint32_t ctx, const Status& why) {
+  Status s(why.code(), strprintf("rank %d reported: %s", src, why.message().c_str()));
+  abort_context(ctx, s, false);
+}
+
+void Engine::abort_context(uint32_t ctx, const Status& why, bool tell_peers) {
+  std::vector<transport::PeerLink*> targets;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Context& c = context_locked(ctx);
+    if (!c.failed.ok()) return;
+    c.failed = why;
+    fail_posted_locked(c, why, -1);
+    if (tell_peers)
+      for (int m : c.members)
+        if (m != rank_ && lost_[static_cast<size_t>(m)].ok() && links_[static_cast<size_t>(m)])
+          targets.push_back(links_[static_cast<size_t>(m)]);
+  }
+  for (auto* l : targets) l->send_abort(ctx, why);
+}
+
+Status Engine::context_status(uint32_t ctx) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return context_locked(ctx).failed;
+}
+
+bool Engine::under_limit_locked() const { return !store_.over_limit(); }
+
+void Engine::resume_links_if_room_locked() {
+  if (!under_limit_locked()) return;
+  for (size_t i = 0; i < link_waiting_.size(); ++i) {
+    if (link_waiting_[i] && links_[i]) {
+      link_waiting_[i] = false;
+      links_[i]->resume();
+    }
+  }
+}
+
+}  // namespace nexar::p2p

@@ -1,0 +1,85 @@
+// The point-to-point engine: MPI matching on (context, source, tag), messages from one
+// peer in the order sent, posted receives filled straight from the transport, and a
+// bounded store for messages that arrive before their receive (unexpected.h).
+//
+// Ranks here are world ranks; communicators translate. Thread-safe: user threads post
+// operations, links deliver from their progress threads.
+#pragma once
+
+#include <list>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "p2p/request.h"
+#include "p2p/unexpected.h"
+#include "transport/transport.h"
+
+namespace nexar::p2p {
+
+class Engine final : public transport::InboundSink {
+ public:
+  Engine(int world_rank, int world_size, size_t unexpected_limit);
+  ~Engine() override;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  // Links, one per world rank (this rank's own is the self link). Set before use.
+  void set_link(int peer, transport::PeerLink* link);
+
+  // Declares the world ranks of context ctx (for ANY_SOURCE failure and validation).
+  void register_context(uint32_t ctx, std::vector<int> members);
+  void unregister_context(uint32_t ctx);
+
+  // Starts a send of bytes to world rank dst. Fails at once if dst is lost or ctx aborted.
+  Status isend(uint32_t ctx, int dst, int tag, const void* buf, size_t bytes, RequestPtr* out);
+  // Posts a receive (src: world rank or NEXAR_ANY_SOURCE; tag or NEXAR_ANY_TAG).
+  Status irecv(uint32_t ctx, int src, int tag, void* buf, size_t capacity, RequestPtr* out);
+  // Abandons an unfinished request (after a timeout): its buffer is no longer touched
+  // once this returns, and it completes with `why`.
+  void cancel(const RequestPtr& req, const Status& why);
+
+  // Marks ctx failed: pending receives on it fail with why, and so does every later
+  // operation; peers are told (abort frame) when tell_peers.
+  void abort_context(uint32_t ctx, const Status& why, bool tell_peers);
+  // The status that made ctx unusable (ok() if none).
+  Status context_status(uint32_t ctx);
+
+  // transport::InboundSink
+  bool on_message(int src, const transport::MsgHeader& hdr, const uint8_t* data) override;
+  transport::InboundMsg* on_message_begin(int src, const transport::MsgHeader& hdr) override;
+  bool on_message_data(transport::InboundMsg* msg, const uint8_t* data, size_t n) override;
+  void on_message_abandon(transport::InboundMsg* msg, const Status& why) override;
+  void on_peer_lost(int src, const Status& why) override;
+  void on_remote_abort(int src, uint32_t ctx, const Status& why) override;
+
+ private:
+  struct Context {
+    std::vector<int> members;
+    std::list<RequestPtr> posted;
+    std::list<UnexpectedMsg*> unexpected;
+    Status failed;
+  };
+
+  Context& context_locked(uint32_t ctx);
+  RequestPtr match_posted_locked(Context& c, int src, int tag);
+  transport::InboundMsg* begin_locked(int src, const transport::MsgHeader& hdr);
+  // Binds an arriving (or stored) message to a receive, checking its length.
+  bool bind_locked(const RequestPtr& req, int src, const transport::MsgHeader& hdr);
+  void fail_posted_locked(Context& c, const Status& why, int only_src);
+  bool under_limit_locked() const;
+  void resume_links_if_room_locked();
+
+  const int rank_;
+  const int size_;
+  std::mutex mu_;
+  std::vector<transport::PeerLink*> links_;
+  std::vector<Status> lost_;  // per world rank: why it was lost, ok() while alive
+  std::unordered_map<uint32_t, Context> contexts_;
+  UnexpectedStore store_;
+  std::vector<bool> link_waiting_;  // links holding back credit until resume()
+};
+
+}  // namespace nexar::p2p

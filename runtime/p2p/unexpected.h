@@ -1,0 +1,41 @@
+// Messages that arrived before a matching receive was posted. Payload is kept in the
+// pieces the transport delivered, and the bytes held are counted against a limit: above
+// it the engine tells links to hold back their peers (back-pressure), so the store never
+// grows without bound.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "transport/transport.h"
+
+namespace nexar::p2p {
+
+struct UnexpectedMsg {
+  int src = -1;
+  transport::MsgHeader hdr;
+  std::vector<std::vector<uint8_t>> pieces;
+  uint64_t received = 0;
+  transport::InboundMsg* inflight = nullptr;  // set while pieces are still arriving
+  bool complete() const { return received == hdr.len; }
+};
+
+class UnexpectedStore {
+ public:
+  explicit UnexpectedStore(size_t limit) : limit_(limit) {}
+  size_t bytes() const { return bytes_; }
+  size_t limit() const { return limit_; }
+  bool over_limit() const { return bytes_ >= limit_; }
+
+  void append(UnexpectedMsg* m, const uint8_t* data, size_t n);
+  // Copies what m holds so far into dst (at most cap bytes) and frees the pieces.
+  size_t drain_into(UnexpectedMsg* m, uint8_t* dst, size_t cap);
+  void release(UnexpectedMsg* m);  // frees the pieces without copying
+
+ private:
+  size_t limit_;
+  size_t bytes_ = 0;
+};
+
+}  // namespace nexar::p2p

@@ -1,0 +1,121 @@
+// A PeerLink over one QUIC connection: the nexar message protocol of wire.h. Sends come
+// from user threads (queued under a mutex, written by the progress thread); receives are
+// parsed on the progress thread and handed to the engine (InboundSink), with flow-control
+// credit returned only as the engine accepts data (back-pressure).
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <list>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "transport/quic/endpoint.h"
+#include "transport/quic_link/byte_queue.h"
+#include "transport/quic_link/wire.h"
+#include "transport/transport.h"
+
+namespace nexar::quic_link {
+
+class QuicLink final : public transport::PeerLink, public quic::Application {
+ public:
+  QuicLink(int self_rank, int world_size, int peer, transport::InboundSink* sink, quic::Endpoint* endpoint);
+  ~QuicLink() override;
+
+  int peer() const { return peer_; }
+  // Client side: dial the peer. Thread-safe.
+  Status dial(const std::string& address);
+  // Server side (progress thread): adopt an accepted connection whose certificate names
+  // this link's peer. False if the link already has one.
+  bool adopt(quic::Connection& conn);
+  // Waits until both HELLOs were exchanged, or the connection failed, or deadline.
+  Status wait_ready(std::chrono::steady_clock::time_point deadline);
+  // Closes the connection cleanly (progress thread work; returns at once).
+  void close();
+
+  // transport::PeerLink
+  void send(transport::SendOp* op) override;
+  void resume() override;
+  void send_abort(uint32_t ctx, const Status& why) override;
+  void cancel(transport::SendOp* op, const Status& why) override;
+
+  // quic::Application
+  void on_connected(quic::Connection& conn) override;
+  Status on_stream_data(quic::Connection& conn, int64_t sid, const uint8_t* data, size_t len, bool fin) override;
+  void on_stream_close(quic::Connection& conn, int64_t sid, uint64_t app_error) override;
+  void on_acked(quic::Connection& conn, int64_t sid, uint64_t datalen) override;
+  void on_stream_writable(quic::Connection& conn, int64_t sid) override;
+  void on_streams_available(quic::Connection& conn) override;
+  size_t next_write(quic::Connection& conn, int64_t* sid, ngtcp2_vec* vecs, size_t max_vecs, bool* fin) override;
+  void on_written(quic::Connection& conn, int64_t sid, size_t n, bool fin_taken) override;
+  void on_blocked(quic::Connection& conn, int64_t sid) override;
+  void on_closed(quic::Connection& conn, const Status& why) override;
+
+ private:
+  // A large message being sent on its own stream: seq (8 bytes) then the payload.
+  struct LargeTx {
+    transport::SendOp* op;
+    uint64_t seq;
+    uint8_t seq_bytes[8];
+    int64_t sid = -1;
+    uint64_t written = 0, acked = 0;
+    bool blocked = false, fin_written = false;
+    uint64_t total() const { return 8 + op->hdr.len; }
+  };
+  // A large message's payload arriving on a peer-opened stream.
+  struct LargeRx {
+    uint8_t seq_bytes[8];
+    size_t seq_have = 0;
+    bool seq_known = false;
+    uint64_t seq = 0;
+    transport::InboundMsg* msg = nullptr;  // set once its LARGE frame was matched
+    uint64_t remaining = 0;
+    std::vector<uint8_t> early;  // payload that came before its LARGE frame
+  };
+
+  // rx (progress thread)
+  Status on_control_data(const uint8_t* data, size_t len);
+  Status handle_frame(const Frame& f);
+  Status on_large_data(int64_t sid, const uint8_t* data, size_t len, bool fin);
+  void deliver_large(LargeRx& rx, int64_t sid, const uint8_t* data, size_t n);
+  void credit(int64_t sid, size_t n, bool sink_ok);
+  void resume_on_progress();
+  // tx (progress thread)
+  void start_large_streams();
+  void schedule_write_locked();
+  void fail_everything(const Status& why);
+
+  const int self_rank_, world_size_, peer_;
+  const uint64_t eager_limit_;  // larger messages get their own stream
+  transport::InboundSink* const sink_;
+  quic::Endpoint* const endpoint_;
+
+  // Shared with user threads.
+  std::mutex mu_;
+  std::condition_variable cv_;
+  ByteQueue ctrl_tx_;
+  std::deque<LargeTx*> large_waiting_;
+  uint64_t next_tx_seq_ = 0;
+  bool write_posted_ = false;
+  bool ready_ = false;
+  Status dead_;  // set once the connection is gone
+
+  // Progress thread only.
+  quic::Connection* conn_ = nullptr;
+  int64_t ctrl_sid_ = -1;
+  bool ctrl_blocked_ = false;
+  bool hello_received_ = false;
+  std::vector<uint8_t> ctrl_rx_;  // a partial frame
+  std::list<LargeTx*> large_active_;
+  std::unordered_map<int64_t, LargeRx> large_rx_;
+  struct Announced {
+    transport::InboundMsg* msg;
+    uint64_t len;
+  };
+  std::unordered_map<uint64_t, Announced> announced_;  // LARGE seen, its stream not yet
+  uint64_t next_rx_seq_ = 0;
+  std::vector<std::pair<int64_t, size_t>> owed_;  // credit held back by back-pressure
+};
+
+}  // namespace nexar::quic_link

@@ -1,0 +1,195 @@
+// QuicLink send side. User threads queue frames and large messages under mu_; the
+// progress thread hands bytes to QUIC (next_write / on_written) and completes a large
+// send only when the peer acknowledged all of it (QUIC may retransmit until then).
+#include <cstring>
+#include <future>
+
+#include "core/log.h"
+#include "transport/quic_link/quic_link.h"
+
+namespace nexar::quic_link {
+namespace {
+constexpr size_t kMaxActiveLarge = 4;  // large messages in flight per peer, each on its stream
+}
+
+void QuicLink::send(transport::SendOp* op) {
+  const bool inline_msg = op->hdr.len <= eager_limit_;
+  std::vector<uint8_t> frame;
+  if (inline_msg) encode_msg(&frame, op->hdr, op->data);
+  std::unique_lock<std::mutex> lock(mu_);
+  if (!dead_.ok()) {
+    Status why = dead_;
+    lock.unlock();
+    op->complete(why);
+    return;
+  }
+  if (inline_msg) {
+    ctrl_tx_.append(std::move(frame));
+    schedule_write_locked();
+    lock.unlock();
+    op->complete(Status::Ok());  // the payload was copied
+    return;
+  }
+  auto* t = new LargeTx{op, next_tx_seq_++, {}};
+  std::memcpy(t->seq_bytes, &t->seq, sizeof(t->seq));
+  encode_large(&frame, op->hdr, t->seq);
+  ctrl_tx_.append(std::move(frame));
+  large_waiting_.push_back(t);
+  schedule_write_locked();
+}
+
+void QuicLink::send_abort(uint32_t ctx, const Status& why) {
+  std::vector<uint8_t> frame;
+  encode_abort(&frame, ctx, why.code(), why.message());
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!dead_.ok()) return;
+  ctrl_tx_.append(std::move(frame));
+  schedule_write_locked();
+}
+
+void QuicLink::schedule_write_locked() {
+  if (write_posted_) return;
+  write_posted_ = true;
+  endpoint_->post([this] {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      write_posted_ = false;
+    }
+    start_large_streams();
+    if (conn_) conn_->schedule_write();
+  });
+}
+
+void QuicLink::cancel(transport::SendOp* op, const Status&) {
+  auto done = std::make_shared<std::promise<void>>();
+  std::future<void> f = done->get_future();
+  endpoint_->post([this, op, done] {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (auto it = large_waiting_.begin(); it != large_waiting_.end(); ++it) {
+        if ((*it)->op == op) {
+          delete *it;
+          large_waiting_.erase(it);
+          break;
+        }
+      }
+    }
+    for (auto it = large_active_.begin(); it != large_active_.end(); ++it) {
+      if ((*it)->op == op) {
+        if (conn_) conn_->shutdown_stream((*it)->sid, 2);
+        delete *it;
+        large_active_.erase(it);
+        break;
+      }
+    }
+    done->set_value();
+  });
+  if (f.wait_for(std::chrono::seconds(5)) != std::future_status::ready)
+    NX_WARN(NET, "cancelling a send to rank %d did not finish in 5 s", peer_);
+}
+
+void QuicLink::start_large_streams() {
+  if (!conn_ || !hello_received_) return;
+  while (large_active_.size() < kMaxActiveLarge) {
+    LargeTx* t;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (large_waiting_.empty()) return;
+      t = large_waiting_.front();
+      large_waiting_.pop_front();
+    }
+    Status st = conn_->open_uni_stream(&t->sid);
+    if (!st.ok()) {  // no stream credit yet: on_streams_available retries
+      std::lock_guard<std::mutex> lock(mu_);
+      large_waiting_.push_front(t);
+      return;
+    }
+    large_active_.push_back(t);
+  }
+}
+
+size_t QuicLink::next_write(quic::Connection&, int64_t* sid, ngtcp2_vec* vecs, size_t max_vecs, bool* fin) {
+  *fin = false;
+  if (ctrl_sid_ >= 0 && !ctrl_blocked_) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (size_t n = ctrl_tx_.peek(vecs, max_vecs)) {
+      *sid = ctrl_sid_;
+      return n;
+    }
+  }
+  for (LargeTx* t : large_active_) {
+    if (t->blocked || t->fin_written) continue;
+    size_t n = 0;
+    uint64_t off = t->written;
+    if (off < 8) {
+      vecs[n++] = {t->seq_bytes + off, static_cast<size_t>(8 - off)};
+      off = 8;
+    }
+    if (off < t->total() && n < max_vecs) {
+      vecs[n++] = {const_cast<uint8_t*>(t->op->data) + (off - 8), static_cast<size_t>(t->total() - off)};
+    }
+    *sid = t->sid;
+    *fin = true;
+    return n;
+  }
+  return 0;
+}
+
+void QuicLink::on_written(quic::Connection&, int64_t sid, size_t n, bool fin_taken) {
+  if (sid == ctrl_sid_) {
+    std::lock_guard<std::mutex> lock(mu_);
+    ctrl_tx_.mark_written(n);
+    return;
+  }
+  for (LargeTx* t : large_active_) {
+    if (t->sid == sid) {
+      t->written += n;
+      if (fin_taken) t->fin_written = true;
+      return;
+    }
+  }
+}
+
+void QuicLink::on_acked(quic::Connection&, int64_t sid, uint64_t datalen) {
+  if (sid == ctrl_sid_) {
+    std::lock_guard<std::mutex> lock(mu_);
+    ctrl_tx_.mark_acked(datalen);
+    return;
+  }
+  for (auto it = large_active_.begin(); it != large_active_.end(); ++it) {
+    LargeTx* t = *it;
+    if (t->sid != sid) continue;
+    t->acked += datalen;
+    if (t->acked >= t->total()) {
+      large_active_.erase(it);
+      t->op->complete(Status::Ok());
+      delete t;
+      start_large_streams();
+      if (conn_) conn_->schedule_write();
+    }
+    return;
+  }
+}
+
+void QuicLink::on_blocked(quic::Connection&, int64_t sid) {
+  if (sid == ctrl_sid_) {
+    ctrl_blocked_ = true;
+    return;
+  }
+  for (LargeTx* t : large_active_)
+    if (t->sid == sid) t->blocked = true;
+}
+
+void QuicLink::on_stream_writable(quic::Connection& conn, int64_t sid) {
+  if (sid == ctrl_sid_) ctrl_blocked_ = false;
+  for (LargeTx* t : large_active_)
+    if (t->sid == sid) t->blocked = false;
+  conn.schedule_write();
+}
+
+void QuicLink::on_streams_available(quic::Connection& conn) {
+  start_large_streams();
+  conn.schedule_write();
+}
+
+}  // namespace nexar::quic_link

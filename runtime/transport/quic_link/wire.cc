@@ -1,0 +1,117 @@
+#include "transport/quic_link/wire.h"
+
+#include <cstring>
+
+namespace nexar::quic_link {
+namespace {
+
+template <typename T>
+void put(std::vector<uint8_t>* out, T v) {
+  uint8_t b[sizeof(T)];
+  std::memcpy(b, &v, sizeof(T));  // hosts are little-endian (x86-64, aarch64)
+  out->insert(out->end(), b, b + sizeof(T));
+}
+
+template <typename T>
+T get(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+constexpr size_t kHelloSize = 1 + 4 + 2 + 4 + 4;
+constexpr size_t kMsgHead = 1 + 4 + 4 + 8;
+constexpr size_t kLargeSize = kMsgHead + 8;
+constexpr size_t kAbortHead = 1 + 4 + 4 + 2;
+
+}  // namespace
+
+void encode_hello(std::vector<uint8_t>* out, int32_t rank, int32_t world_size) {
+  out->push_back(static_cast<uint8_t>(FrameType::HELLO));
+  put(out, kMagic);
+  put(out, kVersion);
+  put(out, rank);
+  put(out, world_size);
+}
+
+void encode_msg(std::vector<uint8_t>* out, const transport::MsgHeader& hdr, const uint8_t* payload) {
+  out->push_back(static_cast<uint8_t>(FrameType::MSG));
+  put(out, hdr.ctx);
+  put(out, hdr.tag);
+  put(out, hdr.len);
+  if (hdr.len) out->insert(out->end(), payload, payload + hdr.len);
+}
+
+void encode_large(std::vector<uint8_t>* out, const transport::MsgHeader& hdr, uint64_t seq) {
+  out->push_back(static_cast<uint8_t>(FrameType::LARGE));
+  put(out, hdr.ctx);
+  put(out, hdr.tag);
+  put(out, hdr.len);
+  put(out, seq);
+}
+
+void encode_abort(std::vector<uint8_t>* out, uint32_t ctx, int32_t code, const std::string& text) {
+  const std::string t = text.substr(0, kMaxAbortText);
+  out->push_back(static_cast<uint8_t>(FrameType::ABORT));
+  put(out, ctx);
+  put(out, code);
+  put(out, static_cast<uint16_t>(t.size()));
+  out->insert(out->end(), t.begin(), t.end());
+}
+
+size_t decode_frame(const uint8_t* p, size_t len, Frame* f, Status* error) {
+  if (len == 0) return 0;
+  const auto type = static_cast<FrameType>(p[0]);
+  f->type = type;
+  switch (type) {
+    case FrameType::HELLO: {
+      if (len < kHelloSize) return 0;
+      if (get<uint32_t>(p + 1) != kMagic || get<uint16_t>(p + 5) != kVersion) {
+        *error = Status(NEXAR_ERR_PROTOCOL, "peer speaks another protocol or version (bad HELLO)");
+        return 0;
+      }
+      f->rank = get<int32_t>(p + 7);
+      f->world_size = get<int32_t>(p + 11);
+      return kHelloSize;
+    }
+    case FrameType::MSG: {
+      if (len < kMsgHead) return 0;
+      f->hdr = {get<uint32_t>(p + 1), get<int32_t>(p + 5), get<uint64_t>(p + 9)};
+      if (f->hdr.len > kMaxInline) {
+        *error = Status(NEXAR_ERR_PROTOCOL, strprintf("inline message of %llu bytes exceeds the %zu-byte limit",
+                                                      static_cast<unsigned long long>(f->hdr.len), kMaxInline));
+        return 0;
+      }
+      if (len < kMsgHead + f->hdr.len) return 0;
+      f->payload = p + kMsgHead;
+      return kMsgHead + static_cast<size_t>(f->hdr.len);
+    }
+    case FrameType::LARGE: {
+      if (len < kLargeSize) return 0;
+      f->hdr = {get<uint32_t>(p + 1), get<int32_t>(p + 5), get<uint64_t>(p + 9)};
+      f->seq = get<uint64_t>(p + 17);
+      if (f->hdr.len == 0) {
+        *error = Status(NEXAR_ERR_PROTOCOL, "large message announced with length 0");
+        return 0;
+      }
+      return kLargeSize;
+    }
+    case FrameType::ABORT: {
+      if (len < kAbortHead) return 0;
+      uint16_t n = get<uint16_t>(p + 9);
+      if (n > kMaxAbortText) {
+        *error = Status(NEXAR_ERR_PROTOCOL, "abort text too long");
+        return 0;
+      }
+      if (len < kAbortHead + n) return 0;
+      f->hdr.ctx = get<uint32_t>(p + 1);
+      f->code = get<int32_t>(p + 5);
+      f->text.assign(reinterpret_cast<const char*>(p + kAbortHead), n);
+      return kAbortHead + n;
+    }
+  }
+  *error = Status(NEXAR_ERR_PROTOCOL, strprintf("unknown frame type %u", p[0]));
+  return 0;
+}
+
+}  // namespace nexar::quic_link
