@@ -1,0 +1,60 @@
+#include "launcher/job_status.h"
+
+#include <sys/wait.h>
+
+#include "core/status.h"
+
+namespace nexar::launcher {
+
+JobStatus::JobStatus(std::string job_id, int world_size)
+    : job_id_(std::move(job_id)), ranks_(static_cast<size_t>(world_size)) {}
+
+void JobStatus::rank_started(int rank, pid_t pid) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ranks_.at(rank).pid = pid;
+}
+
+void JobStatus::rank_ended(int rank, int wait_status) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Rank& r = ranks_.at(rank);
+  r.ended = true;
+  r.wait_status = wait_status;
+}
+
+void JobStatus::job_failed() {
+  std::lock_guard<std::mutex> lock(mu_);
+  state_ = State::FAILED;
+}
+
+void JobStatus::job_finished() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (state_ == State::RUNNING) state_ = State::FINISHED;
+}
+
+std::string JobStatus::to_json() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  static const char* const state_names[] = {"running", "failed", "finished"};
+  // job_id is hex digits (make_job_id): nothing to escape.
+  std::string out = strprintf(R"({"job_id":"%s","world_size":%zu,"state":"%s","ranks":[)", job_id_.c_str(),
+                              ranks_.size(), state_names[static_cast<int>(state_)]);
+  for (size_t i = 0; i < ranks_.size(); ++i) {
+    const Rank& r = ranks_[i];
+    const char* state = "starting";
+    std::string status = "null";
+    if (r.ended && WIFSIGNALED(r.wait_status)) {
+      state = "signaled";
+      status = std::to_string(WTERMSIG(r.wait_status));
+    } else if (r.ended) {
+      state = "exited";
+      status = std::to_string(WEXITSTATUS(r.wait_status));
+    } else if (r.pid > 0) {
+      state = "running";
+    }
+    out += strprintf(R"(%s{"rank":%zu,"pid":%d,"state":"%s","status":%s})", i ? "," : "", i,
+                     static_cast<int>(r.pid), state, status.c_str());
+  }
+  out += "]}";
+  return out;
+}
+
+}  // namespace nexar::launcher

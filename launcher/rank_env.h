@@ -1,0 +1,25 @@
+// The environment each rank gets: the launcher's own environment plus the job variables
+// of API.md (NEXAR_* and torchrun's names), which replace any inherited value.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace nexar::launcher {
+
+struct JobEnvironment {
+  std::string job_id;
+  int world_size = 0;
+  std::string rendezvous;                    // "ip:port"
+  int master_port = 0;                       // a free TCP port on this host (torchrun's MASTER_PORT)
+  std::vector<std::string> credential_files;  // one per rank
+};
+
+// "NAME=value" strings for rank `rank`, base first (minus the names set here).
+std::vector<std::string> rank_environment(const std::vector<std::string>& base, const JobEnvironment& job,
+                                          int rank);
+
+// This process's environment as "NAME=value" strings.
+std::vector<std::string> current_environment();
+
+}  // namespace nexar::launcher

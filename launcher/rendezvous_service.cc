@@ -1,0 +1,30 @@
+#include "launcher/rendezvous_service.h"
+
+#include "core/log.h"
+#include "transport/tls/tls_context.h"
+
+namespace nexar::launcher {
+
+Status RendezvousService::start(const std::string& launcher_credential_file,
+                                std::function<std::string()> status_json) {
+  std::shared_ptr<tls::Context> tls;
+  NX_RETURN_IF_ERROR(tls::Context::load(launcher_credential_file, &tls).with_context("rendezvous credential"));
+  quic::EndpointConfig config = quic::endpoint_config_from_params(tls);
+  config.bind_address = "127.0.0.1";  // one host: the service never leaves loopback
+  config.port = 0;
+  config.accept_alpns = {"h3"};
+  NX_RETURN_IF_ERROR(quic::Endpoint::create(config, &endpoint_).with_context("rendezvous endpoint"));
+  NX_RETURN_IF_ERROR(
+      rendezvous::Server::start(endpoint_.get(), std::move(status_json), &server_).with_context("rendezvous server"));
+  address_ = endpoint_->local_address();
+  NX_INFO(LAUNCH, "rendezvous service at %s", address_.c_str());
+  return Status::Ok();
+}
+
+void RendezvousService::stop() {
+  // The endpoint first: closing it calls back into the server's per-connection state.
+  endpoint_.reset();
+  server_.reset();
+}
+
+}  // namespace nexar::launcher

@@ -1,0 +1,35 @@
+// Signals as events: nexrun blocks SIGCHLD and the signals it forwards (SIGINT, SIGTERM,
+// SIGHUP, SIGUSR1, SIGUSR2) and reads them from a signalfd in its event loop. Open this
+// before any thread starts so every thread inherits the mask. SIGPIPE is ignored (a closed
+// stdout must not kill the launcher while ranks run).
+#pragma once
+
+#include <vector>
+
+#include "core/status.h"
+
+namespace nexar::launcher {
+
+class SignalEvents {
+ public:
+  SignalEvents() = default;
+  ~SignalEvents();
+  SignalEvents(const SignalEvents&) = delete;
+  SignalEvents& operator=(const SignalEvents&) = delete;
+
+  Status open();
+  int fd() const { return fd_; }
+  // Every pending signal, oldest first (never blocks).
+  std::vector<int> read_pending();
+
+  // The signals nexrun passes on to every rank.
+  static bool is_forwarded(int signo);
+  // In a forked child, before exec (async-signal-safe): the mask and SIGPIPE disposition
+  // nexrun started with.
+  static void restore_in_child();
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace nexar::launcher

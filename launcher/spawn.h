@@ -1,0 +1,32 @@
+// Starts one rank: its own process group (so a signal reaches the processes it starts),
+// stdin from /dev/null, stdout and stderr into pipes read by nexrun, and
+// PR_SET_PDEATHSIG(SIGKILL) so the rank dies if nexrun dies. Call from the main thread
+// only: the death signal follows the thread that forked.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace nexar::launcher {
+
+struct SpawnSpec {
+  std::string path;               // resolved program (find_program)
+  std::vector<std::string> argv;  // argv[0] included
+  std::vector<std::string> env;   // "NAME=value"
+};
+
+struct SpawnedRank {
+  pid_t pid = -1;   // also its process group id
+  int out_fd = -1;  // read ends, non-blocking, close-on-exec
+  int err_fd = -1;
+};
+
+// Returns once the program was exec'd (or failed to be: the child is reaped and the
+// error names errno). *exec_errno is set when exec itself failed.
+Status spawn_rank(const SpawnSpec& spec, SpawnedRank* out, int* exec_errno);
+
+}  // namespace nexar::launcher

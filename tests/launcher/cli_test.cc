@@ -1,0 +1,70 @@
+// nexrun's command line and launch failures: clear one-line errors, prompt exits.
+#include <catch.hpp>
+
+#include "launcher/nexrun_process.h"
+
+using namespace launcher_test;
+
+TEST_CASE("--version and --help print and exit 0", "[launcher]") {
+  std::string out, err;
+  Ended e = run_nexrun({"--version"}, &out, &err);
+  REQUIRE(e.finished);
+  CHECK(e.exit_code == 0);
+  CHECK(out.rfind("nexrun ", 0) == 0);
+  e = run_nexrun({"--help"}, &out, &err);
+  CHECK(e.exit_code == 0);
+  CHECK(out.find("--tag-output") != std::string::npos);
+  CHECK(out.find("--timeout") != std::string::npos);
+  CHECK(out.find("--no-kill") != std::string::npos);
+}
+
+TEST_CASE("usage errors name what was wrong and exit 2", "[launcher]") {
+  std::string out, err;
+  Ended e = run_nexrun({"-np", "2"}, &out, &err);
+  CHECK(e.exit_code == 2);
+  CHECK(err.find("no program") != std::string::npos);
+  e = run_nexrun({"-np", "0", probe_path(), "sleep", "0"}, &out, &err);
+  CHECK(e.exit_code == 2);
+  CHECK(err.find("np") != std::string::npos);
+  e = run_nexrun({"--bogus", "-np", "1", probe_path()}, &out, &err);
+  CHECK(e.exit_code == 2);
+  CHECK(err.find("--bogus") != std::string::npos);
+  e = run_nexrun({probe_path(), "sleep", "0"}, &out, &err);  // -np missing
+  CHECK(e.exit_code == 2);
+}
+
+TEST_CASE("options after the program belong to the program", "[launcher]") {
+  std::string out, err;
+  // -np, --np=, --tag-output after the program name reach it untouched (it rejects them).
+  Ended e = run_nexrun({"--np=2", probe_path(), "--tag-output", "-np", "5"}, &out, &err);
+  REQUIRE(e.finished);
+  CHECK(e.exit_code == 2);  // rank_probe: unknown mode '--tag-output'
+  CHECK(count_of(err, "unknown mode '--tag-output'") >= 1);
+  CHECK(out.find("[1,") == std::string::npos);  // nexrun did not take --tag-output
+  // "--" ends the options too.
+  e = run_nexrun({"-n", "1", "--", probe_path(), "sleep", "0"}, &out, &err);
+  CHECK(e.exit_code == 0);
+  CHECK(count_of(out, "ready 0") == 1);
+}
+
+TEST_CASE("a missing program fails at once with one line and 127", "[launcher]") {
+  std::string out, err;
+  Ended e = run_nexrun({"-np", "3", "/nonexistent/nexar-no-such-program"}, &out, &err, 5s);
+  REQUIRE(e.finished);
+  CHECK(e.exit_code == 127);
+  CHECK(e.seconds < 1.0);
+  CHECK(count_of(err, "\n") == 1);
+  CHECK(err.find("nexar-no-such-program") != std::string::npos);
+  e = run_nexrun({"-np", "2", "nexar-no-such-program-in-path"}, &out, &err, 5s);
+  CHECK(e.exit_code == 127);
+  CHECK(err.find("not found in PATH") != std::string::npos);
+}
+
+TEST_CASE("a program that is not executable fails with 126", "[launcher]") {
+  std::string out, err;
+  Ended e = run_nexrun({"-np", "2", "/etc/hostname"}, &out, &err, 5s);
+  REQUIRE(e.finished);
+  CHECK(e.exit_code == 126);
+  CHECK(e.seconds < 1.0);
+  CHECK(err.find("/etc/hostname") != std::string::npos);
+}
