@@ -15,6 +15,7 @@ class ByteQueue {
   // Appends bytes (small frames are coalesced into the last chunk not yet offered).
   void append(std::vector<uint8_t>&& bytes);
   bool has_unwritten() const { return written_ < appended_; }
+  bool all_acked() const { return acked_ >= appended_; }
   // Fills vecs with unwritten bytes; returns how many vecs were used.
   size_t peek(ngtcp2_vec* vecs, size_t max_vecs) const;
   void mark_written(size_t n) { written_ += n; }

@@ -31,6 +31,9 @@ class QuicLink final : public transport::PeerLink, public quic::Application {
   bool adopt(quic::Connection& conn);
   // Waits until both HELLOs were exchanged, or the connection failed, or deadline.
   Status wait_ready(std::chrono::steady_clock::time_point deadline);
+  // Waits until the peer acknowledged everything sent so far (or deadline, or the
+  // connection died), so that closing loses nothing.
+  Status flush(std::chrono::steady_clock::time_point deadline);
   // Closes the connection cleanly (progress thread work; returns at once).
   void close();
 
@@ -97,6 +100,7 @@ class QuicLink final : public transport::PeerLink, public quic::Application {
   ByteQueue ctrl_tx_;
   std::deque<LargeTx*> large_waiting_;
   uint64_t next_tx_seq_ = 0;
+  size_t large_unacked_ = 0;  // large sends not yet fully acknowledged
   bool write_posted_ = false;
   bool ready_ = false;
   Status dead_;  // set once the connection is gone

@@ -35,6 +35,7 @@ void QuicLink::send(transport::SendOp* op) {
   encode_large(&frame, op->hdr, t->seq);
   ctrl_tx_.append(std::move(frame));
   large_waiting_.push_back(t);
+  ++large_unacked_;
   schedule_write_locked();
 }
 
@@ -70,6 +71,7 @@ void QuicLink::cancel(transport::SendOp* op, const Status&) {
         if ((*it)->op == op) {
           delete *it;
           large_waiting_.erase(it);
+          --large_unacked_;
           break;
         }
       }
@@ -77,6 +79,10 @@ void QuicLink::cancel(transport::SendOp* op, const Status&) {
     for (auto it = large_active_.begin(); it != large_active_.end(); ++it) {
       if ((*it)->op == op) {
         if (conn_) conn_->shutdown_stream((*it)->sid, 2);
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          --large_unacked_;
+        }
         delete *it;
         large_active_.erase(it);
         break;
@@ -152,8 +158,11 @@ void QuicLink::on_written(quic::Connection&, int64_t sid, size_t n, bool fin_tak
 
 void QuicLink::on_acked(quic::Connection&, int64_t sid, uint64_t datalen) {
   if (sid == ctrl_sid_) {
-    std::lock_guard<std::mutex> lock(mu_);
-    ctrl_tx_.mark_acked(datalen);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      ctrl_tx_.mark_acked(datalen);
+    }
+    cv_.notify_all();
     return;
   }
   for (auto it = large_active_.begin(); it != large_active_.end(); ++it) {
@@ -162,6 +171,11 @@ void QuicLink::on_acked(quic::Connection&, int64_t sid, uint64_t datalen) {
     t->acked += datalen;
     if (t->acked >= t->total()) {
       large_active_.erase(it);
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        --large_unacked_;
+      }
+      cv_.notify_all();
       t->op->complete(Status::Ok());
       delete t;
       start_large_streams();

@@ -1,0 +1,78 @@
+// Lifetime and queries: init, destroy, abort, rank/size, timeouts, version.
+#include <cmath>
+
+#include "api/api_state.h"
+#include "bootstrap/launch_env.h"
+#include "core/log.h"
+#include "core/params.h"
+
+using nexar::Status;
+using nexar::api::check_comm;
+using nexar::api::finish;
+
+extern "C" {
+
+NEXAR_API const char* nexar_version(void) { return NEXAR_VERSION_STRING; }
+
+NEXAR_API nexar_result_t nexar_init(nexar_comm_t* world) {
+  if (!world) return finish(nullptr, Status(NEXAR_ERR_INVALID_ARGUMENT, "nexar_init: world is NULL"));
+  *world = nullptr;
+  nexar::params::log_set_params();
+  nexar::bootstrap::LaunchInfo info;
+  Status st = nexar::bootstrap::read_launch_env(&info);
+  if (!st.ok()) return finish(nullptr, st.with_context("nexar_init"));
+  nexar::log_set_rank(info.rank);
+  std::shared_ptr<nexar::bootstrap::World> w;
+  st = nexar::bootstrap::World::create(info, &w);
+  if (!st.ok()) {
+    NX_WARN(INIT, "nexar_init failed: %s", st.to_string().c_str());
+    return finish(nullptr, st.with_context("nexar_init"));
+  }
+  double timeout = nexar::params::get_double("NEXAR_TIMEOUT");
+  auto* c = new nexar_comm{nexar::bootstrap::make_world_comm(w, timeout), w};
+  NX_INFO(INIT, "rank %d of %d ready (local rank %d of %d)", info.rank, info.world_size, c->comm->local_rank(),
+          c->comm->local_size());
+  *world = c;
+  return NEXAR_SUCCESS;
+}
+
+NEXAR_API nexar_result_t nexar_comm_destroy(nexar_comm_t comm) {
+  if (!comm) return NEXAR_SUCCESS;
+  // Collective: no rank leaves while others may still need it. A broken communicator
+  // cannot synchronise; it is only freed.
+  Status st;
+  if (comm->comm->check_usable().ok()) st = nexar::api::barrier_of(*comm->comm);
+  if (comm->world && st.ok()) st = comm->world->shutdown(comm->comm->deadline());
+  comm->comm.reset();
+  comm->world.reset();
+  delete comm;
+  return finish(nullptr, st);
+}
+
+NEXAR_API nexar_result_t nexar_comm_abort(nexar_comm_t comm) {
+  if (!comm) return finish(nullptr, Status(NEXAR_ERR_INVALID_ARGUMENT, "communicator is NULL"));
+  comm->comm->abort(Status(NEXAR_ERR_ABORTED, "nexar_comm_abort was called"));
+  return NEXAR_SUCCESS;
+}
+
+#define NX_QUERY(fn, out, expr)                                                              \
+  NEXAR_API nexar_result_t fn(nexar_comm_t comm, int* out) {                                 \
+    if (!comm || !out) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, #fn ": NULL argument")); \
+    *out = (expr);                                                                           \
+    return NEXAR_SUCCESS;                                                                    \
+  }
+NX_QUERY(nexar_comm_rank, rank, comm->comm->rank())
+NX_QUERY(nexar_comm_size, size, comm->comm->size())
+NX_QUERY(nexar_comm_local_rank, local_rank, comm->comm->local_rank())
+NX_QUERY(nexar_comm_local_size, local_size, comm->comm->local_size())
+#undef NX_QUERY
+
+NEXAR_API nexar_result_t nexar_comm_set_timeout(nexar_comm_t comm, double seconds) {
+  if (!comm) return finish(nullptr, Status(NEXAR_ERR_INVALID_ARGUMENT, "communicator is NULL"));
+  if (!(seconds > 0) || !std::isfinite(seconds))
+    return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, nexar::strprintf("timeout %g s must be positive", seconds)));
+  comm->comm->set_timeout(seconds);
+  return NEXAR_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,118 @@
+// Point to point and requests: send, recv, isend, irecv, wait, test, waitall.
+#include "api/api_state.h"
+
+using nexar::Status;
+using nexar::api::check_buffer;
+using nexar::api::check_comm;
+using nexar::api::check_peer;
+using nexar::api::finish;
+
+namespace {
+
+Status start_send(const void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag, nexar_comm_t comm,
+                  nexar::p2p::RequestPtr* out) {
+  NX_RETURN_IF_ERROR(check_comm(comm));
+  size_t bytes;
+  NX_RETURN_IF_ERROR(check_buffer(buf, count, dtype, "send buffer", &bytes));
+  NX_RETURN_IF_ERROR(check_peer(*comm->comm, peer, false));
+  if (tag < 0) return Status(NEXAR_ERR_INVALID_ARGUMENT, nexar::strprintf("send tag %d is negative", tag));
+  auto& c = *comm->comm;
+  return c.isend(c.p2p_context(), buf, bytes, peer, tag, out);
+}
+
+Status start_recv(void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag, nexar_comm_t comm,
+                  nexar::p2p::RequestPtr* out) {
+  NX_RETURN_IF_ERROR(check_comm(comm));
+  size_t bytes;
+  NX_RETURN_IF_ERROR(check_buffer(buf, count, dtype, "receive buffer", &bytes));
+  NX_RETURN_IF_ERROR(check_peer(*comm->comm, peer, true));
+  if (tag < 0 && tag != NEXAR_ANY_TAG)
+    return Status(NEXAR_ERR_INVALID_ARGUMENT, nexar::strprintf("receive tag %d is neither >= 0 nor NEXAR_ANY_TAG", tag));
+  auto& c = *comm->comm;
+  return c.irecv(c.p2p_context(), buf, bytes, peer, tag, out);
+}
+
+nexar_result_t make_request(nexar_comm_t comm, nexar::p2p::RequestPtr r, nexar_request_t* req) {
+  *req = new nexar_request{comm->comm, std::move(r), nullptr};
+  return NEXAR_SUCCESS;
+}
+
+// Waits for a request without freeing it.
+Status wait_request(nexar_request_t req) {
+  if (req->p2p) return req->comm->wait(req->p2p, req->comm->deadline());
+  return req->comm->fail(req->coll->wait_until(req->comm->deadline()));
+}
+
+nexar_comm_t no_comm() { return nullptr; }
+
+}  // namespace
+
+extern "C" {
+
+NEXAR_API nexar_result_t nexar_send(const void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag,
+                                    nexar_comm_t comm) {
+  nexar::p2p::RequestPtr r;
+  Status st = start_send(buf, count, dtype, peer, tag, comm, &r);
+  if (st.ok()) st = comm->comm->wait(r, comm->comm->deadline());
+  return finish(comm, st);
+}
+
+NEXAR_API nexar_result_t nexar_recv(void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag,
+                                    nexar_comm_t comm) {
+  nexar::p2p::RequestPtr r;
+  Status st = start_recv(buf, count, dtype, peer, tag, comm, &r);
+  if (st.ok()) st = comm->comm->wait(r, comm->comm->deadline());
+  return finish(comm, st);
+}
+
+NEXAR_API nexar_result_t nexar_isend(const void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag,
+                                     nexar_comm_t comm, nexar_request_t* req) {
+  if (!req) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, "request pointer is NULL"));
+  *req = nullptr;
+  nexar::p2p::RequestPtr r;
+  Status st = start_send(buf, count, dtype, peer, tag, comm, &r);
+  if (!st.ok()) return finish(comm, st);
+  return make_request(comm, std::move(r), req);
+}
+
+NEXAR_API nexar_result_t nexar_irecv(void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag,
+                                     nexar_comm_t comm, nexar_request_t* req) {
+  if (!req) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, "request pointer is NULL"));
+  *req = nullptr;
+  nexar::p2p::RequestPtr r;
+  Status st = start_recv(buf, count, dtype, peer, tag, comm, &r);
+  if (!st.ok()) return finish(comm, st);
+  return make_request(comm, std::move(r), req);
+}
+
+NEXAR_API nexar_result_t nexar_wait(nexar_request_t req) {
+  if (!req) return finish(no_comm(), Status(NEXAR_ERR_INVALID_ARGUMENT, "request is NULL"));
+  Status st = wait_request(req);
+  delete req;
+  return finish(no_comm(), st);
+}
+
+NEXAR_API nexar_result_t nexar_test(nexar_request_t req, int* done) {
+  if (!req || !done) return finish(no_comm(), Status(NEXAR_ERR_INVALID_ARGUMENT, "nexar_test: NULL argument"));
+  const bool complete = req->p2p ? req->p2p->is_done() : req->coll->is_done();
+  if (!complete) {
+    *done = 0;
+    return NEXAR_IN_PROGRESS;
+  }
+  *done = 1;
+  return nexar_wait(req);
+}
+
+NEXAR_API nexar_result_t nexar_waitall(size_t n, nexar_request_t* reqs) {
+  if (n > 0 && !reqs) return finish(no_comm(), Status(NEXAR_ERR_INVALID_ARGUMENT, "request array is NULL"));
+  nexar_result_t first = NEXAR_SUCCESS;
+  for (size_t i = 0; i < n; ++i) {
+    if (!reqs[i]) continue;
+    nexar_result_t r = nexar_wait(reqs[i]);
+    reqs[i] = nullptr;
+    if (first == NEXAR_SUCCESS) first = r;
+  }
+  return first;
+}
+
+}  // extern "C"

@@ -1,0 +1,38 @@
+// What the C handles hold, and the helpers every API entry point shares: argument checks
+// and the per-thread "last error" text.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "bootstrap/world.h"
+#include "comm/coll_queue.h"
+#include "comm/comm.h"
+#include "p2p/request.h"
+
+struct nexar_comm {
+  std::shared_ptr<nexar::comm::Comm> comm;
+  std::shared_ptr<nexar::bootstrap::World> world;  // set on the world communicator only
+};
+
+struct nexar_request {
+  std::shared_ptr<nexar::comm::Comm> comm;
+  nexar::p2p::RequestPtr p2p;       // a send or receive, or
+  nexar::comm::CollTaskPtr coll;    // a collective
+};
+
+namespace nexar::api {
+
+// Records st as this thread's last error on comm (when it failed) and returns its code.
+nexar_result_t finish(nexar_comm_t comm, const Status& st);
+// Checks comm is non-NULL and usable.
+Status check_comm(nexar_comm_t comm);
+const char* last_error(nexar_comm_t comm);
+// Checks a buffer of count elements of dtype; *bytes gets its size.
+Status check_buffer(const void* buf, size_t count, nexar_dtype_t dtype, const char* what, size_t* bytes);
+// Runs a barrier on c through its collective queue (in order with other collectives).
+Status barrier_of(comm::Comm& c);
+// Checks a peer rank (any_ok: NEXAR_ANY_SOURCE allowed).
+Status check_peer(const comm::Comm& c, int peer, bool any_ok);
+
+}  // namespace nexar::api

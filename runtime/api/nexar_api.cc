@@ -1,1 +1,0 @@
-// API entry points (being written)

@@ -1,0 +1,36 @@
+#include "bootstrap/launch_env.h"
+
+#include "core/params.h"
+
+namespace nexar::bootstrap {
+
+Status read_launch_env(LaunchInfo* out) {
+  *out = LaunchInfo{};
+  if (!params::is_set("NEXAR_RANK") && !params::is_set("NEXAR_WORLD_SIZE")) return Status::Ok();
+  LaunchInfo li;
+  li.singleton = false;
+  li.rank = static_cast<int>(params::get_int("NEXAR_RANK"));
+  li.world_size = static_cast<int>(params::get_int("NEXAR_WORLD_SIZE"));
+  li.local_rank = static_cast<int>(params::get_int("NEXAR_LOCAL_RANK"));
+  li.local_size = static_cast<int>(params::get_int("NEXAR_LOCAL_SIZE"));
+  li.node_rank = static_cast<int>(params::get_int("NEXAR_NODE_RANK"));
+  li.num_nodes = static_cast<int>(params::get_int("NEXAR_NUM_NODES"));
+  li.job_id = params::get_string("NEXAR_JOB_ID");
+  li.rendezvous = params::get_string("NEXAR_RENDEZVOUS");
+  li.credentials = params::get_string("NEXAR_CREDENTIALS");
+  if (li.world_size < 1)
+    return Status(NEXAR_ERR_INVALID_ARGUMENT, strprintf("NEXAR_WORLD_SIZE=%d must be at least 1", li.world_size));
+  if (li.rank < 0 || li.rank >= li.world_size)
+    return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                  strprintf("NEXAR_RANK=%d is outside [0, %d) (NEXAR_WORLD_SIZE)", li.rank, li.world_size));
+  if (li.local_size < 1) li.local_size = 1;
+  if (li.local_rank < 0) li.local_rank = 0;
+  if (li.world_size > 1 && li.rendezvous.empty())
+    return Status(NEXAR_ERR_INVALID_ARGUMENT, "NEXAR_RENDEZVOUS is not set");
+  if (li.world_size > 1 && li.credentials.empty())
+    return Status(NEXAR_ERR_AUTH, "NEXAR_CREDENTIALS is not set: this process has no job credential");
+  *out = li;
+  return Status::Ok();
+}
+
+}  // namespace nexar::bootstrap

@@ -1,0 +1,55 @@
+// Runs a communicator's collectives one at a time, in the order they were issued, whether
+// blocking or not: every rank then executes them in the same order, as MPI requires of
+// non-blocking collectives. A blocking call on an idle queue runs on the caller's thread
+// (no hand-off cost); otherwise a worker thread, started on first need, runs the queue.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "core/status.h"
+#include "p2p/request.h"
+
+namespace nexar::comm {
+
+class CollTask {
+ public:
+  explicit CollTask(std::function<Status()> fn) : fn_(std::move(fn)) {}
+  void run();
+  bool is_done();
+  Status wait_until(p2p::Clock::time_point deadline);
+
+ private:
+  std::function<Status()> fn_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  Status status_;
+};
+
+using CollTaskPtr = std::shared_ptr<CollTask>;
+
+class CollQueue {
+ public:
+  ~CollQueue();
+  // Runs task now on this thread if nothing is queued or running; else queues it and
+  // waits. Returns the task's status.
+  Status run_blocking(const CollTaskPtr& task);
+  // Queues task for the worker.
+  void submit(const CollTaskPtr& task);
+
+ private:
+  void worker_loop();
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<CollTaskPtr> queue_;
+  bool busy_ = false;
+  bool stop_ = false;
+  std::thread worker_;
+};
+
+}  // namespace nexar::comm

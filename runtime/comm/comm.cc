@@ -1,0 +1,104 @@
+#include "comm/comm.h"
+
+#include <cmath>
+
+#include "core/log.h"
+
+namespace nexar::comm {
+
+bool is_fatal(nexar_result_t code) {
+  return code != NEXAR_SUCCESS && code != NEXAR_IN_PROGRESS && code != NEXAR_ERR_INVALID_ARGUMENT &&
+         code != NEXAR_ERR_UNSUPPORTED;
+}
+
+Comm::Comm(std::shared_ptr<WorldInfo> world, uint32_t ctx_base, std::vector<int> members, int my_rank,
+           double timeout_s)
+    : world_(std::move(world)),
+      ctx_base_(ctx_base),
+      members_(std::move(members)),
+      rank_(my_rank),
+      timeout_s_(timeout_s) {
+  world_to_comm_.assign(static_cast<size_t>(world_->engine->size()), -1);
+  for (size_t i = 0; i < members_.size(); ++i) world_to_comm_[static_cast<size_t>(members_[i])] = static_cast<int>(i);
+  // Local rank: position among the members that share this rank's host identity.
+  const auto& hosts = world_->host_ids;
+  const std::string& mine = hosts[static_cast<size_t>(members_[static_cast<size_t>(rank_)])];
+  local_size_ = 0;
+  for (size_t i = 0; i < members_.size(); ++i) {
+    if (hosts[static_cast<size_t>(members_[i])] != mine) continue;
+    if (static_cast<int>(i) == rank_) local_rank_ = local_size_;
+    ++local_size_;
+  }
+  world_->engine->register_context(p2p_context(), members_);
+  world_->engine->register_context(coll_context(), members_);
+}
+
+Comm::~Comm() {
+  world_->engine->unregister_context(p2p_context());
+  world_->engine->unregister_context(coll_context());
+}
+
+p2p::Clock::time_point Comm::deadline() const {
+  double s = timeout_s_.load();
+  return p2p::Clock::now() + std::chrono::microseconds(static_cast<int64_t>(std::llround(s * 1e6)));
+}
+
+Status Comm::check_usable() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (broken_.ok()) return broken_;
+  return Status(NEXAR_ERR_ABORTED, "communicator is unusable after an earlier error: " + broken_.to_string());
+}
+
+Status Comm::fail(const Status& s) {
+  if (s.ok() || !is_fatal(s.code())) return s;
+  abort(s);
+  return s;
+}
+
+void Comm::abort(const Status& why) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!broken_.ok()) return;
+    broken_ = why;
+  }
+  NX_INFO(P2P, "communicator (context %u) unusable: %s", ctx_base_, why.to_string().c_str());
+  // Peers blocked on this rank learn at once instead of waiting for their own timeout.
+  engine().abort_context(p2p_context(), why, true);
+  engine().abort_context(coll_context(), why, true);
+}
+
+int Comm::comm_rank_of_world(int world_rank) const {
+  if (world_rank < 0 || static_cast<size_t>(world_rank) >= world_to_comm_.size()) return -1;
+  return world_to_comm_[static_cast<size_t>(world_rank)];
+}
+
+Status Comm::isend(uint32_t ctx, const void* buf, size_t bytes, int peer, int tag, p2p::RequestPtr* out) {
+  return fail(engine().isend(ctx, world_rank_of(peer), tag, buf, bytes, out));
+}
+
+Status Comm::irecv(uint32_t ctx, void* buf, size_t bytes, int peer, int tag, p2p::RequestPtr* out) {
+  int src = peer == NEXAR_ANY_SOURCE ? NEXAR_ANY_SOURCE : world_rank_of(peer);
+  return fail(engine().irecv(ctx, src, tag, buf, bytes, out));
+}
+
+Status Comm::wait(const p2p::RequestPtr& req, p2p::Clock::time_point deadline) {
+  Status st = req->wait_until(deadline);
+  if (st.code() == NEXAR_ERR_TIMEOUT && !req->is_done()) {
+    std::string what;
+    if (req->kind == p2p::Request::Kind::SEND)
+      what = strprintf("send to rank %d", comm_rank_of_world(req->peer));
+    else if (req->src_filter == NEXAR_ANY_SOURCE)
+      what = "receive from any rank";
+    else
+      what = strprintf("receive from rank %d", comm_rank_of_world(req->src_filter));
+    st = Status(NEXAR_ERR_TIMEOUT, strprintf("%s (tag %d) did not complete within %.3g s", what.c_str(),
+                                             req->kind == p2p::Request::Kind::SEND ? req->hdr.tag : req->tag_filter,
+                                             timeout_s_.load()));
+    engine().cancel(req, st);
+  } else if (st.code() == NEXAR_ERR_TIMEOUT) {
+    st = req->result();
+  }
+  return fail(st);
+}
+
+}  // namespace nexar::comm

@@ -1,0 +1,74 @@
+// A communicator: a group of world ranks with two private message spaces (context ids):
+// one for user point-to-point, one for collectives, so the two never mix. All
+// communicators of a process share one engine and its links.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "comm/coll_queue.h"
+#include "p2p/engine.h"
+
+namespace nexar::comm {
+
+// What every communicator of the process shares: the engine and facts about the world.
+struct WorldInfo {
+  p2p::Engine* engine = nullptr;
+  std::vector<std::string> host_ids;  // per world rank
+  std::shared_ptr<void> owner;         // keeps the transports alive while a comm exists
+};
+
+class Comm {
+ public:
+  // members: world ranks in comm rank order; this process is members[my_rank].
+  Comm(std::shared_ptr<WorldInfo> world, uint32_t ctx_base, std::vector<int> members, int my_rank, double timeout_s);
+  ~Comm();
+
+  int rank() const { return rank_; }
+  int size() const { return static_cast<int>(members_.size()); }
+  int local_rank() const { return local_rank_; }
+  int local_size() const { return local_size_; }
+  int world_rank_of(int r) const { return members_[static_cast<size_t>(r)]; }
+  uint32_t p2p_context() const { return ctx_base_; }
+  uint32_t coll_context() const { return ctx_base_ + 1; }
+  p2p::Engine& engine() const { return *world_->engine; }
+  const std::shared_ptr<WorldInfo>& world() const { return world_; }
+
+  void set_timeout(double seconds) { timeout_s_ = seconds; }
+  p2p::Clock::time_point deadline() const;
+
+  // NEXAR_ERR_ABORTED once an earlier fatal error (or nexar_comm_abort) broke the comm.
+  Status check_usable() const;
+  // Records s; a fatal error makes the communicator unusable and tells the peers.
+  Status fail(const Status& s);
+  void abort(const Status& why);
+
+  // Point to point on the user context (peer and results in comm ranks).
+  Status isend(uint32_t ctx, const void* buf, size_t bytes, int peer, int tag, p2p::RequestPtr* out);
+  Status irecv(uint32_t ctx, void* buf, size_t bytes, int peer, int tag, p2p::RequestPtr* out);
+  // Waits for req until deadline; on timeout cancels it. Returns its status (fatal ones
+  // recorded with fail()).
+  Status wait(const p2p::RequestPtr& req, p2p::Clock::time_point deadline);
+  int comm_rank_of_world(int world_rank) const;
+
+  CollQueue& collectives() { return colls_; }
+
+ private:
+  std::shared_ptr<WorldInfo> world_;
+  const uint32_t ctx_base_;
+  const std::vector<int> members_;
+  std::vector<int> world_to_comm_;
+  const int rank_;
+  int local_rank_ = 0, local_size_ = 1;
+  std::atomic<double> timeout_s_;
+  mutable std::mutex mu_;
+  Status broken_;
+  CollQueue colls_;
+};
+
+bool is_fatal(nexar_result_t code);
+
+}  // namespace nexar::comm
