@@ -1,0 +1,115 @@
+#include "rendezvous/kv_store.h"
+
+#include <charconv>
+#include <vector>
+
+namespace nexar::rendezvous {
+
+bool parse_int64(const std::string& text, int64_t* out) {
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  if (begin != end && *begin == '+') {  // from_chars takes '-' but not '+'
+    ++begin;
+    if (begin != end && *begin == '-') return false;
+  }
+  int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(begin, end, v, 10);
+  if (ec != std::errc() || ptr != end) return false;
+  *out = v;
+  return true;
+}
+
+void KvStore::set(const std::string& key, std::string value) {
+  values_[key] = std::move(value);
+  wake(key);
+}
+
+const std::string* KvStore::get(const std::string& key) const {
+  auto it = values_.find(key);
+  return it == values_.end() ? nullptr : &it->second;
+}
+
+Status KvStore::add(const std::string& key, int64_t delta, int64_t* result) {
+  int64_t current = 0;
+  auto it = values_.find(key);
+  if (it != values_.end() && !parse_int64(it->second, &current)) {
+    return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                  strprintf("add: value of key '%s' is not a decimal integer", key.c_str()));
+  }
+  int64_t sum = 0;
+  if (__builtin_add_overflow(current, delta, &sum)) {
+    return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                  strprintf("add: %lld + %lld overflows key '%s'", static_cast<long long>(current),
+                            static_cast<long long>(delta), key.c_str()));
+  }
+  values_[key] = std::to_string(sum);
+  *result = sum;
+  wake(key);
+  return Status::Ok();
+}
+
+KvStore::WaitId KvStore::wait(const std::string& key, Clock::time_point deadline, WaitCallback cb) {
+  if (const std::string* v = get(key)) {
+    cb(true, *v);
+    return 0;
+  }
+  WaitId id = next_id_++;
+  waiters_.emplace(id, Waiter{key, deadline, std::move(cb)});
+  by_key_.emplace(key, id);
+  by_deadline_.emplace(deadline, id);
+  return id;
+}
+
+KvStore::Waiter KvStore::take(WaitId id) {
+  auto it = waiters_.find(id);
+  Waiter w = std::move(it->second);
+  waiters_.erase(it);
+  for (auto [b, e] = by_key_.equal_range(w.key); b != e; ++b) {
+    if (b->second == id) {
+      by_key_.erase(b);
+      break;
+    }
+  }
+  for (auto [b, e] = by_deadline_.equal_range(w.deadline); b != e; ++b) {
+    if (b->second == id) {
+      by_deadline_.erase(b);
+      break;
+    }
+  }
+  return w;
+}
+
+void KvStore::cancel(WaitId id) {
+  if (waiters_.count(id)) take(id);
+}
+
+void KvStore::wake(const std::string& key) {
+  // Detach first, then call: a callback may touch the store (set, wait, cancel).
+  std::vector<WaitId> ids;
+  for (auto [b, e] = by_key_.equal_range(key); b != e; ++b) ids.push_back(b->second);
+  std::vector<Waiter> due;
+  for (WaitId id : ids) due.push_back(take(id));
+  for (Waiter& w : due) {
+    // Read the value per call: an earlier callback may have changed it.
+    const std::string* v = get(key);
+    w.cb(v != nullptr, v ? *v : std::string());
+  }
+}
+
+size_t KvStore::expire(Clock::time_point now) {
+  std::vector<WaitId> ids;
+  for (auto it = by_deadline_.begin(); it != by_deadline_.end() && it->first <= now; ++it) {
+    ids.push_back(it->second);
+  }
+  std::vector<Waiter> due;
+  for (WaitId id : ids) due.push_back(take(id));
+  for (Waiter& w : due) w.cb(false, std::string());
+  return due.size();
+}
+
+std::optional<KvStore::Clock::time_point> KvStore::next_deadline() const {
+  if (by_deadline_.empty()) return std::nullopt;
+  return by_deadline_.begin()->first;
+}
+
+}  // namespace nexar::rendezvous

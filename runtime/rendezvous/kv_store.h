@@ -1,0 +1,73 @@
+// The rendezvous key-value store: values by key, an atomic add counter, and waiters that
+// are completed when their key is set or their deadline passes. Not thread-safe by
+// design: the server owns it on the endpoint's progress thread, so nothing here blocks.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "core/status.h"
+
+namespace nexar::rendezvous {
+
+class KvStore {
+ public:
+  using Clock = std::chrono::steady_clock;
+  using WaitId = uint64_t;
+  // found: the key was set (value is its value); else the deadline passed (value empty).
+  using WaitCallback = std::function<void(bool found, const std::string& value)>;
+
+  // Stores value under key and completes every waiter of key (after the store is updated).
+  void set(const std::string& key, std::string value);
+
+  // The value of key, or nullptr. Valid until the next change of the store.
+  const std::string* get(const std::string& key) const;
+
+  // Adds delta to the decimal integer stored under key (absent: 0), stores the result as
+  // decimal text and completes waiters of key. NEXAR_ERR_INVALID_ARGUMENT when the stored
+  // value is not a decimal integer or the sum overflows int64 (the store is unchanged).
+  Status add(const std::string& key, int64_t delta, int64_t* result);
+
+  // Waits for key until deadline. If key is present, cb runs at once (found) and 0 is
+  // returned; else cb runs later from set()/add() or expire(), exactly once, unless the
+  // returned id is cancelled first.
+  WaitId wait(const std::string& key, Clock::time_point deadline, WaitCallback cb);
+
+  // Forgets a waiter (its callback never runs). Unknown or completed ids are ignored.
+  void cancel(WaitId id);
+
+  // Completes (not found) every waiter whose deadline is <= now; returns how many.
+  size_t expire(Clock::time_point now);
+
+  // The earliest deadline of a pending waiter.
+  std::optional<Clock::time_point> next_deadline() const;
+
+  size_t key_count() const { return values_.size(); }
+  size_t waiter_count() const { return waiters_.size(); }
+
+ private:
+  struct Waiter {
+    std::string key;
+    Clock::time_point deadline;
+    WaitCallback cb;
+  };
+  // Removes a waiter from every index and returns it.
+  Waiter take(WaitId id);
+  void wake(const std::string& key);
+
+  std::map<std::string, std::string> values_;
+  std::unordered_map<WaitId, Waiter> waiters_;
+  std::multimap<std::string, WaitId> by_key_;
+  std::multimap<Clock::time_point, WaitId> by_deadline_;
+  WaitId next_id_ = 1;
+};
+
+// Parses a whole decimal int64 ("-12", "+3", "0"); no spaces, no empty string, no overflow.
+bool parse_int64(const std::string& text, int64_t* out);
+
+}  // namespace nexar::rendezvous

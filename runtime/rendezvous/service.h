@@ -1,0 +1,49 @@
+// What the rendezvous does with a parsed request: the store, long-poll waits with their
+// deadlines, and the status document. Runs on the endpoint's progress thread only.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "rendezvous/kv_store.h"
+#include "rendezvous/request.h"
+
+namespace nexar::rendezvous {
+
+class Service {
+ public:
+  using Respond = std::function<void(const Response&)>;
+  using Clock = KvStore::Clock;
+
+  // status_json: the body of GET /status (nullptr: the service's own counters).
+  // arm_timer: asks for expire() to be called at (or soon after) a deadline; thread-safe.
+  Service(std::function<std::string()> status_json, std::function<void(Clock::time_point)> arm_timer);
+
+  // Answers r through respond, at once or later (a wait). Returns the id of a pending
+  // wait, to cancel() if the requester goes away first; 0 when respond already ran.
+  KvStore::WaitId handle(const Request& r, Respond respond);
+  void cancel(KvStore::WaitId id) { store_.cancel(id); }
+
+  // Answers waits whose deadline has passed (404) and re-arms the timer.
+  void expire(Clock::time_point now);
+
+  void client_connected() { ++clients_; }
+  void client_disconnected() { --clients_; }
+
+  // {"keys":N,"waiters":N,"clients":N,"requests":N}
+  std::string counters_json() const;
+
+  const KvStore& store() const { return store_; }
+
+ private:
+  KvStore store_;
+  std::function<std::string()> status_json_;
+  std::function<void(Clock::time_point)> arm_timer_;
+  int64_t clients_ = 0;
+  int64_t requests_ = 0;
+};
+
+// Escapes s for use inside a JSON string (quotes not included).
+std::string json_escape(const std::string& s);
+
+}  // namespace nexar::rendezvous
