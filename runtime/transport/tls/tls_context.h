@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 #include "transport/tls/credentials.h"
@@ -12,6 +13,22 @@
 typedef struct gnutls_session_int* gnutls_session_t;
 
 namespace nexar::tls {
+
+class Context;
+
+// What one session's handshake demands of the peer's certificate, checked DURING the
+// handshake (a GnuTLS verify function): signed by this job's CA (the only trust anchor),
+// naming this job, with the right key purpose, and, when expected_rank is not kAnyParty,
+// naming that party. Owned by the caller; must outlive the session it is given to.
+struct PeerCheck {
+  static constexpr int kAnyParty = -2;
+  int expected_rank = kAnyParty;  // a rank, kLauncherRank, or kAnyParty
+  std::string failure;            // why the handshake refused the peer (empty otherwise)
+  // Set by new_session.
+  const Context* context = nullptr;
+  bool is_server = false;
+  bool record_failure = true;
+};
 
 class Context {
  public:
@@ -27,11 +44,24 @@ class Context {
   // credentials and ALPN set, peer-certificate verification required. The caller (the
   // QUIC layer) configures it for ngtcp2 and owns it (gnutls_deinit).
   Status new_session(bool is_server, const std::string& alpn, gnutls_session_t* out) const;
+  // The same with a caller-owned check (expected peer, refusal reason) and, for a server,
+  // several acceptable ALPNs (a client offers them in order).
+  Status new_session(bool is_server, const std::vector<std::string>& alpns, PeerCheck* check,
+                     gnutls_session_t* out) const;
 
   // After the handshake: verifies the peer's chain against the job CA and returns the
   // identity its certificate names. NEXAR_ERR_AUTH (with the reason) otherwise: no
   // certificate, not signed by this job's CA, another job's id.
   Status peer_identity(gnutls_session_t session, Identity* out) const;
+
+  // The ALPN the handshake selected ("" if none).
+  static std::string selected_alpn(gnutls_session_t session);
+
+  // Tests: a context that trusts the same CA but presents no certificate of its own.
+  std::shared_ptr<Context> without_own_certificate() const;
+
+  // Verifies the peer of session (see PeerCheck); used by the handshake's verify function.
+  Status verify_peer(gnutls_session_t session, bool is_server, int expected_rank, Identity* out) const;
 
   struct Impl;
 
