@@ -1,0 +1,19 @@
+// Internal to the reduction kernels: a table of element-wise kernels per (dtype, op),
+// one table per instruction set (reduce_scalar.cc, reduce_avx2.cc).
+#pragma once
+
+#include <cstddef>
+
+namespace nexar::reduce_impl {
+
+using Kernel = void (*)(void* out, const void* a, const void* b, size_t n);
+
+// Rows in nexar_dtype_t order, columns SUM, PROD, MIN, MAX (AVG uses SUM).
+struct KernelTable {
+  Kernel k[10][4];
+};
+
+const KernelTable& scalar_table();
+const KernelTable& avx2_table();  // only call when the CPU has AVX2 and F16C
+
+}  // namespace nexar::reduce_impl
