@@ -22,16 +22,27 @@ using Clock = std::chrono::steady_clock;
 
 std::string probe_path() { return LAUNCHER_RANK_PROBE; }
 
-NexrunProcess::NexrunProcess(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+namespace {
+
+std::vector<std::string> nexrun_argv(const std::vector<std::string>& args) {
   const char* nexrun = std::getenv("NEXRUN");
   if (!nexrun) throw std::runtime_error("NEXRUN is not set (run the test through ctest)");
-  std::vector<std::string> argv_s = {nexrun};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<std::string> argv = {nexrun};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+}  // namespace
+
+NexrunProcess::NexrunProcess(const std::vector<std::string>& args, const std::vector<std::string>& env)
+    : NexrunProcess(Program{}, nexrun_argv(args), env) {}
+
+NexrunProcess::NexrunProcess(Program, const std::vector<std::string>& argv_s, const std::vector<std::string>& env) {
   std::vector<std::string> env_s;
   for (char** e = environ; *e; ++e) env_s.emplace_back(*e);
   env_s.insert(env_s.end(), env.begin(), env.end());
   std::vector<char*> argv, envp;
-  for (auto& s : argv_s) argv.push_back(s.data());
+  for (auto& s : argv_s) argv.push_back(const_cast<char*>(s.c_str()));
   for (auto& s : env_s) envp.push_back(s.data());
   argv.push_back(nullptr);
   envp.push_back(nullptr);
@@ -47,7 +58,7 @@ NexrunProcess::NexrunProcess(const std::vector<std::string>& args, const std::ve
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
-    execve(argv[0], argv.data(), envp.data());
+    execvpe(argv[0], argv.data(), envp.data());
     _exit(127);
   }
   close(out[1]);
@@ -132,6 +143,15 @@ Ended NexrunProcess::wait(std::chrono::milliseconds timeout) {
 Ended run_nexrun(const std::vector<std::string>& args, std::string* out, std::string* err,
                  std::chrono::milliseconds timeout, const std::vector<std::string>& env) {
   NexrunProcess p(args, env);
+  Ended e = p.wait(timeout);
+  if (out) *out = p.out();
+  if (err) *err = p.err();
+  return e;
+}
+
+Ended run_program(const std::vector<std::string>& argv, std::string* out, std::string* err,
+                  std::chrono::milliseconds timeout) {
+  NexrunProcess p(NexrunProcess::Program{}, argv);
   Ended e = p.wait(timeout);
   if (out) *out = p.out();
   if (err) *err = p.err();

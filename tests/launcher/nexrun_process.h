@@ -27,6 +27,9 @@ class NexrunProcess {
  public:
   // args: nexrun's arguments (not argv[0]); env: extra "NAME=value" entries.
   NexrunProcess(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
+  // Any other program: argv[0] is its path.
+  struct Program {};
+  NexrunProcess(Program, const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
   ~NexrunProcess();
 
   pid_t pid() const { return pid_; }
@@ -52,6 +55,10 @@ class NexrunProcess {
 // Runs nexrun to its end (bounded).
 Ended run_nexrun(const std::vector<std::string>& args, std::string* out, std::string* err,
                  std::chrono::milliseconds timeout = 20s, const std::vector<std::string>& env = {});
+
+// Runs any program to its end (bounded), e.g. gtlsclient.
+Ended run_program(const std::vector<std::string>& argv, std::string* out, std::string* err,
+                  std::chrono::milliseconds timeout = 20s);
 
 // Every occurrence of "<key><integer>" in text, in order (e.g. key "pid=").
 std::vector<long> numbers_after(const std::string& text, const std::string& key);

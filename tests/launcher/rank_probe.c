@@ -1,6 +1,7 @@
 /* A rank program for the launcher tests. Every mode prints "ready <rank> pid=<pid>" once set
    up, and no mode runs longer than 30 s, so nothing outlives a broken test for long.
-     env [ms]             print the job environment ("env <rank> NAME=value"), stay ms
+     env [ms [r code]]    print the job environment ("env <rank> NAME=value"), stay ms
+                          (rank r exits with code after 200 ms instead)
      exit <rank> <code>   that rank exits with code after 200 ms; the others wait
      raise <rank> <sig>   that rank kills itself with sig after 200 ms; the others wait
      signals              print "got <rank> <signal name>" for SIGUSR1, SIGUSR2, SIGHUP
@@ -72,6 +73,10 @@ int main(int argc, char **argv) {
       printf("env %d %s=%s\n", rank, kEnvNames[i], v ? v : "(unset)");
     }
     ready(rank);
+    if (argc > 4 && rank == arg2) {
+      sleep_ms(200);
+      return atoi(argv[4]);
+    }
     sleep_ms(arg1);
     return 0;
   }
