@@ -74,6 +74,8 @@ class Connection {
   virtual bool is_server() const = 0;
   virtual std::string peer_address() const = 0;
   virtual Application* app() const = 0;
+  // The ALPN the handshake selected (a server may accept several, e.g. "h3" and "nexar/1").
+  virtual std::string alpn() const = 0;
   virtual void set_app(Application* app) = 0;
 
   // Opens a local stream. NEXAR_ERR_IN_PROGRESS-like failure: returns a Status with code

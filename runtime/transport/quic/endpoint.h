@@ -55,7 +55,8 @@ class Endpoint {
 
   // Server side. Called on the progress thread after a client's handshake completed and
   // its certificate verified (conn.peer() is set). Return the Application that will own
-  // the connection's streams, or nullptr to refuse it (closed with an error).
+  // the connection's streams, or nullptr to refuse it (closed with an error). The
+  // returned Application then gets on_connected(conn) like a client's does.
   // Unverified clients never reach this (closed during the handshake).
   using AcceptHandler = std::function<Application*(Connection& conn)>;
   virtual void set_accept_handler(AcceptHandler handler) = 0;

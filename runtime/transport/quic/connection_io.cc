@@ -1,0 +1,147 @@
+// Packets in, packets out, timers. Outgoing packets of one write() go out as one GSO
+// batch of equal-size segments (only the last may be shorter), at most the congestion
+// controller's send quantum, then pacing decides when the next batch may leave.
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "core/log.h"
+#include "transport/quic/endpoint_impl.h"
+
+namespace nexar::quic {
+
+void ConnectionImpl::on_datagram(const Address& from, const uint8_t* data, size_t len, ngtcp2_tstamp now) {
+  if (finished_ || close_) return;
+  ngtcp2_path path{{const_cast<sockaddr*>(ep_->socket().local().sa()), ep_->socket().local().len},
+                   {const_cast<sockaddr*>(from.sa()), from.len}};
+  ngtcp2_pkt_info pi{};
+  int rv = ngtcp2_conn_read_pkt(conn_, &path, &pi, data, len, now);
+  if (rv != 0) on_read_error(rv);
+  schedule_write();
+}
+
+void ConnectionImpl::on_expiry(ngtcp2_tstamp now) {
+  if (finished_ || close_) return;
+  int rv = ngtcp2_conn_handle_expiry(conn_, now);
+  if (rv == NGTCP2_ERR_IDLE_CLOSE || rv == NGTCP2_ERR_HANDSHAKE_TIMEOUT) {
+    double secs = ep_->config().idle_timeout_s;
+    Status why = connected_ ? Status(NEXAR_ERR_PEER_LOST, strprintf("no packet from %s in %.1f s", who().c_str(), secs))
+                            : Status(NEXAR_ERR_TIMEOUT, strprintf("no QUIC handshake with %s (%s)", who().c_str(),
+                                                                  rv == NGTCP2_ERR_IDLE_CLOSE ? "silent peer"
+                                                                                              : "handshake timeout"));
+    request_close({ngtcp2_connection_close_error{}, {}, why, false});
+  } else if (rv != 0) {
+    request_liberr_close(rv, "timer");
+  }
+  schedule_write();
+}
+
+ngtcp2_tstamp ConnectionImpl::expiry() const {
+  if (finished_ || conn_ == nullptr) return UINT64_MAX;
+  if (close_ || !pending_.empty()) return UINT64_MAX;  // handled by write() / writability
+  return ngtcp2_conn_get_expiry(conn_);
+}
+
+bool ConnectionImpl::send_batch(const ngtcp2_path& path, size_t len, size_t segment) {
+  Address to;
+  std::memcpy(&to.ss, path.remote.addr, path.remote.addrlen);
+  to.len = path.remote.addrlen;
+  int rc = ep_->socket().send(to, txbuf_.data(), len, segment);
+  if (rc == EAGAIN) {
+    pending_.assign(txbuf_.data(), txbuf_.data() + len);
+    pending_segment_ = segment;
+    ep_->want_writable();
+    return false;
+  }
+  if (rc != 0) NX_TRACE(NET, "send to %s: %s", who().c_str(), std::strerror(rc));  // like loss
+  return true;
+}
+
+bool ConnectionImpl::flush_pending() {
+  if (pending_.empty()) return true;
+  int rc = ep_->socket().send(remote_, pending_.data(), pending_.size(), pending_segment_);
+  if (rc == EAGAIN) {
+    ep_->want_writable();
+    return false;
+  }
+  pending_.clear();
+  return true;
+}
+
+// ngtcp2 took ndatalen bytes (and the FIN, when it took everything) of the offer.
+void ConnectionImpl::take_offer(ngtcp2_ssize ndatalen) {
+  have_offer_ = false;
+  if (ndatalen < 0 || app_ == nullptr) return;
+  uint64_t n = static_cast<uint64_t>(ndatalen);
+  bool fin_taken = offer_.fin && n == offer_.bytes;
+  if (n > 0 || fin_taken) app_->on_written(*this, offer_.sid, static_cast<size_t>(n), fin_taken);
+}
+
+void ConnectionImpl::write(ngtcp2_tstamp now) {
+  if (finished_) return;
+  if (close_) return carry_out_close();
+  if (!flush_pending()) return;
+  const size_t pkt = std::max<size_t>(ngtcp2_conn_get_path_max_tx_udp_payload_size(conn_), 1200);
+  const size_t quantum = std::max(ngtcp2_conn_get_send_quantum(conn_), pkt);
+  const size_t max_pkts = std::max<size_t>(
+      1, std::min({quantum / pkt, UdpSocket::kMaxGsoBytes / pkt, UdpSocket::kMaxGsoSegments}));
+  const bool gso = ep_->socket().gso();
+  ngtcp2_path_storage ps;
+  ngtcp2_path_storage_zero(&ps);
+  ngtcp2_pkt_info pi{};
+  size_t off = 0, segment = 0, in_batch = 0, written = 0;
+  int refused_offers = 0;  // bounds a misbehaving app that re-offers blocked streams
+
+  while (written < max_pkts) {
+    if (!have_offer_ && app_ != nullptr && connected_ && refused_offers < 64) {
+      offer_.sid = -1;
+      offer_.fin = false;
+      offer_.nvecs = app_->next_write(*this, &offer_.sid, offer_.vecs, kMaxVecs, &offer_.fin);
+      offer_.nvecs = std::min(offer_.nvecs, kMaxVecs);
+      offer_.bytes = 0;
+      for (size_t i = 0; i < offer_.nvecs; ++i) offer_.bytes += offer_.vecs[i].len;
+      have_offer_ = offer_.sid >= 0 && (offer_.nvecs > 0 || offer_.fin);
+    }
+    uint32_t flags = NGTCP2_WRITE_STREAM_FLAG_MORE;
+    if (have_offer_ && offer_.fin) flags |= NGTCP2_WRITE_STREAM_FLAG_FIN;
+    ngtcp2_ssize ndatalen = -1;
+    const size_t destlen = off == 0 ? pkt : segment;
+    ngtcp2_ssize n = ngtcp2_conn_writev_stream(conn_, &ps.path, &pi, txbuf_.data() + off, destlen, &ndatalen, flags,
+                                               have_offer_ ? offer_.sid : -1, have_offer_ ? offer_.vecs : nullptr,
+                                               have_offer_ ? offer_.nvecs : 0, now);
+    if (n == NGTCP2_ERR_WRITE_MORE) {
+      take_offer(ndatalen);
+      continue;
+    }
+    if (n == NGTCP2_ERR_STREAM_DATA_BLOCKED || n == NGTCP2_ERR_STREAM_SHUT_WR || n == NGTCP2_ERR_STREAM_NOT_FOUND) {
+      // Blocked: offered again after on_stream_writable. Shut/closed: the app has had
+      // on_stream_close for it.
+      if (n == NGTCP2_ERR_STREAM_DATA_BLOCKED && app_ != nullptr) app_->on_blocked(*this, offer_.sid);
+      have_offer_ = false;
+      ++refused_offers;
+      continue;
+    }
+    if (n < 0) {
+      request_liberr_close(static_cast<int>(n), "writing packets");
+      break;
+    }
+    if (have_offer_) take_offer(ndatalen);
+    if (n == 0) break;  // congestion- or pacing-limited, or nothing to send
+    ++written;
+    if (off == 0) segment = static_cast<size_t>(n);
+    off += static_cast<size_t>(n);
+    ++in_batch;
+    bool short_segment = static_cast<size_t>(n) < segment;
+    if (!gso || short_segment || in_batch >= max_pkts || off + segment > UdpSocket::kMaxGsoBytes) {
+      bool sent = send_batch(ps.path, off, segment);
+      off = 0;
+      in_batch = 0;
+      if (!sent) break;
+    }
+  }
+  if (off > 0) send_batch(ps.path, off, segment);
+  ngtcp2_conn_update_pkt_tx_time(conn_, now);
+  if (close_) carry_out_close();
+}
+
+}  // namespace nexar::quic

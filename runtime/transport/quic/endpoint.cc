@@ -1,0 +1,142 @@
+// Endpoint creation and its thread-safe API; connection bookkeeping for the loop.
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "core/log.h"
+#include "core/params.h"
+#include "transport/quic/endpoint_impl.h"
+
+namespace nexar::quic {
+
+Status Endpoint::create(const EndpointConfig& config, std::unique_ptr<Endpoint>* out) {
+  if (!config.tls) return Status(NEXAR_ERR_INVALID_ARGUMENT, "QUIC endpoint without TLS credentials");
+  if (config.idle_timeout_s <= 0 || config.keepalive_s < 0)
+    return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                  strprintf("idle timeout %.3f s / keep-alive %.3f s", config.idle_timeout_s, config.keepalive_s));
+  if (config.max_udp_payload < 1200 || config.max_udp_payload > 65527)
+    return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                  strprintf("QUIC packet size %zu outside 1200..65527", config.max_udp_payload));
+  Address bind_to;
+  NX_RETURN_IF_ERROR(parse_ip(config.bind_address, config.port, &bind_to).with_context("QUIC bind address"));
+  auto ep = std::make_unique<EndpointImpl>(config);
+  NX_RETURN_IF_ERROR(ep->start(bind_to));
+  *out = std::move(ep);
+  return Status::Ok();
+}
+
+EndpointImpl::EndpointImpl(const EndpointConfig& config) : config_(config) {}
+
+Status EndpointImpl::start(const Address& bind_to) {
+  NX_RETURN_IF_ERROR(socket_.open(bind_to));
+  wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (wake_fd_ < 0) return Status(NEXAR_ERR_SYSTEM, std::string("eventfd: ") + std::strerror(errno));
+  NX_INFO(NET, "QUIC endpoint of %s bound to %s (GSO %s)", config_.tls->self().to_string().c_str(),
+          local_address().c_str(), socket_.gso() ? "on" : "off");
+  thread_ = std::thread([this] { run(); });
+  return Status::Ok();
+}
+
+EndpointImpl::~EndpointImpl() {
+  if (thread_.joinable()) {
+    post([this] {
+      close_all();
+      stopping_ = true;
+    });
+    thread_.join();
+  }
+  if (wake_fd_ >= 0) ::close(wake_fd_);
+}
+
+void EndpointImpl::set_accept_handler(AcceptHandler handler) {
+  std::lock_guard<std::mutex> lock(mu_);
+  accept_handler_ = std::move(handler);
+}
+
+Application* EndpointImpl::accept(Connection& conn) {
+  AcceptHandler handler;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    handler = accept_handler_;
+  }
+  return handler ? handler(conn) : nullptr;
+}
+
+Status EndpointImpl::connect(const std::string& address, const std::string& alpn, ExpectedPeer expect,
+                             Application* app) {
+  if (app == nullptr) return Status(NEXAR_ERR_INVALID_ARGUMENT, "connect without an Application");
+  if (alpn.empty() || alpn.size() > 255) return Status(NEXAR_ERR_INVALID_ARGUMENT, "ALPN must be 1-255 bytes");
+  Address remote;
+  NX_RETURN_IF_ERROR(parse_host_port(address, &remote));
+  if (remote.family() != socket_.local().family())
+    return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                  "cannot reach " + address + " from an endpoint bound to " + local_address() + " (address family)");
+  post([this, remote, alpn, expect, app] {
+    auto conn = std::make_unique<ConnectionImpl>(this, false, remote, app);
+    ConnectionImpl* c = conn.get();
+    conns_.push_back(std::move(conn));
+    Status st = c->init_client(alpn, expect.rank);
+    if (!st.ok()) return c->finish(st.with_context("connecting to " + remote.to_string()));
+    NX_TRACE(NET, "connecting to %s (%s)", remote.to_string().c_str(), alpn.c_str());
+    mark_dirty(c);
+  });
+  return Status::Ok();
+}
+
+void EndpointImpl::post(std::function<void()> fn) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    posted_.push_back(std::move(fn));
+  }
+  uint64_t one = 1;
+  while (::write(wake_fd_, &one, sizeof(one)) < 0 && errno == EINTR) {
+  }
+}
+
+void EndpointImpl::run_posted() {
+  uint64_t count;
+  while (::read(wake_fd_, &count, sizeof(count)) < 0 && errno == EINTR) {
+  }
+  std::vector<std::function<void()>> fns;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    fns.swap(posted_);
+  }
+  for (auto& fn : fns) fn();
+}
+
+void EndpointImpl::add_cid(const uint8_t* cid, size_t len, ConnectionImpl* conn) {
+  std::string key(reinterpret_cast<const char*>(cid), len);
+  by_cid_[key] = conn;
+  conn->cids().push_back(std::move(key));
+}
+
+void EndpointImpl::remove_cid(const uint8_t* cid, size_t len) {
+  by_cid_.erase(std::string(reinterpret_cast<const char*>(cid), len));
+}
+
+void EndpointImpl::mark_dirty(ConnectionImpl* conn) {
+  if (conn->dirty) return;
+  conn->dirty = true;
+  dirty_.push_back(conn);
+}
+
+EndpointConfig endpoint_config_from_params(std::shared_ptr<const tls::Context> tls) {
+  EndpointConfig c;
+  c.tls = std::move(tls);
+  c.idle_timeout_s = params::get_double("NEXAR_PEER_TIMEOUT");
+  c.keepalive_s = params::get_double("NEXAR_KEEPALIVE");
+  int64_t pkt = params::get_int("NEXAR_QUIC_PACKET_SIZE");
+  c.max_udp_payload = static_cast<size_t>(pkt < 1200 ? 1200 : (pkt > 65527 ? 65527 : pkt));
+  int64_t thresh = params::get_int("NEXAR_QUIC_ACK_THRESH");
+  c.ack_thresh = static_cast<size_t>(thresh < 1 ? 1 : thresh);
+  // Keep-alive must beat the idle timeout, or an idle connection would die.
+  if (c.keepalive_s <= 0 || c.keepalive_s >= c.idle_timeout_s) c.keepalive_s = c.idle_timeout_s / 3;
+  std::string addr = params::get_string("NEXAR_ADDR");
+  if (!addr.empty()) c.bind_address = addr;
+  return c;
+}
+
+}  // namespace nexar::quic

@@ -1,0 +1,133 @@
+// The progress thread: one ppoll over the socket and the wake-up eventfd, with the
+// earliest ngtcp2 expiry as a nanosecond timeout (timer slack 1 ns, so pacing is not
+// throttled by the kernel's default 50 us slack).
+#include <poll.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/log.h"
+#include "transport/quic/endpoint_impl.h"
+
+namespace nexar::quic {
+
+void EndpointImpl::run() {
+  thread_id_.store(std::this_thread::get_id());
+  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  while (!stopping_) {
+    pollfd fds[2] = {{socket_.fd(), static_cast<short>(POLLIN | (want_writable_ ? POLLOUT : 0)), 0},
+                     {wake_fd_, POLLIN, 0}};
+    ngtcp2_tstamp now = now_ns();
+    ngtcp2_tstamp next = next_expiry();
+    timespec tmo{};
+    timespec* ptmo = nullptr;
+    if (next != UINT64_MAX) {
+      ngtcp2_tstamp d = next > now ? next - now : 0;
+      tmo.tv_sec = static_cast<time_t>(d / NGTCP2_SECONDS);
+      tmo.tv_nsec = static_cast<long>(d % NGTCP2_SECONDS);
+      ptmo = &tmo;
+    }
+    int n = ::ppoll(fds, 2, ptmo, nullptr);
+    if (n < 0 && errno != EINTR) NX_WARN(NET, "ppoll: %s", std::strerror(errno));
+    if (n > 0 && (fds[1].revents & POLLIN)) run_posted();
+    if (n > 0 && (fds[0].revents & POLLERR))
+      socket_.drain_errors([this](const Address& dest, int err) { on_icmp_error(dest, err); });
+    if (n > 0 && (fds[0].revents & POLLIN)) {
+      ngtcp2_tstamp rx = now_ns();
+      socket_.receive([this, rx](const Address& from, uint8_t* data, size_t len) { on_datagram(from, data, len, rx); });
+    }
+    if (n > 0 && (fds[0].revents & POLLOUT)) {
+      want_writable_ = false;
+      for (auto& c : conns_) mark_dirty(c.get());
+    }
+    now = now_ns();
+    service_timers(now);
+    write_dirty(now);
+    reap();
+  }
+}
+
+void EndpointImpl::on_datagram(const Address& from, uint8_t* data, size_t len, ngtcp2_tstamp now) {
+  ngtcp2_version_cid vc;
+  int rv = ngtcp2_pkt_decode_version_cid(&vc, data, len, kCidLen);
+  if (rv != 0) {
+    NX_TRACE(NET, "dropped a %zu-byte datagram from %s: not QUIC v1 (%s)", len, from.to_string().c_str(),
+             ngtcp2_strerror(rv));
+    return;
+  }
+  auto it = by_cid_.find(std::string(reinterpret_cast<const char*>(vc.dcid), vc.dcidlen));
+  if (it != by_cid_.end()) {
+    it->second->on_datagram(from, data, len, now);
+    return;
+  }
+  accept_new(from, data, len, now);
+}
+
+// A packet for no known connection: a new client's Initial if we serve, else dropped.
+void EndpointImpl::accept_new(const Address& from, uint8_t* data, size_t len, ngtcp2_tstamp now) {
+  if (config_.accept_alpns.empty()) return;
+  ngtcp2_pkt_hd hd;
+  if (ngtcp2_accept(&hd, data, len) != 0) {
+    NX_TRACE(NET, "dropped a %zu-byte datagram from %s: no connection, not an Initial", len, from.to_string().c_str());
+    return;
+  }
+  auto conn = std::make_unique<ConnectionImpl>(this, true, from, nullptr);
+  ConnectionImpl* c = conn.get();
+  conns_.push_back(std::move(conn));
+  Status st = c->init_server(hd);
+  if (!st.ok()) {
+    NX_WARN(NET, "cannot accept a QUIC connection from %s: %s", from.to_string().c_str(), st.to_string().c_str());
+    return c->finish(st);
+  }
+  NX_TRACE(NET, "new QUIC connection from %s", from.to_string().c_str());
+  c->on_datagram(from, data, len, now);
+}
+
+void EndpointImpl::on_icmp_error(const Address& dest, int err) {
+  NX_TRACE(NET, "ICMP error for %s: %s", dest.to_string().c_str(), std::strerror(err));
+  if (err != ECONNREFUSED && err != EHOSTUNREACH && err != ENETUNREACH) return;
+  for (auto& c : conns_)
+    if (c->remote() == dest) c->abort_unreachable(err);
+}
+
+ngtcp2_tstamp EndpointImpl::next_expiry() const {
+  ngtcp2_tstamp next = UINT64_MAX;
+  for (const auto& c : conns_) next = std::min(next, c->expiry());
+  return next;
+}
+
+void EndpointImpl::service_timers(ngtcp2_tstamp now) {
+  for (auto& c : conns_)
+    if (c->expiry() <= now) c->on_expiry(now);
+}
+
+void EndpointImpl::write_dirty(ngtcp2_tstamp now) {
+  // write() may mark more connections (or the same) dirty: take the list first.
+  std::vector<ConnectionImpl*> list;
+  list.swap(dirty_);
+  for (ConnectionImpl* c : list) c->dirty = false;
+  for (ConnectionImpl* c : list) c->write(now);
+}
+
+void EndpointImpl::reap() {
+  auto dead = std::stable_partition(conns_.begin(), conns_.end(), [](const auto& c) { return !c->finished(); });
+  if (dead == conns_.end()) return;
+  for (auto it = dead; it != conns_.end(); ++it) {
+    ConnectionImpl* c = it->get();
+    for (const auto& key : c->cids()) {
+      auto m = by_cid_.find(key);
+      if (m != by_cid_.end() && m->second == c) by_cid_.erase(m);
+    }
+    std::erase(dirty_, c);
+  }
+  conns_.erase(dead, conns_.end());
+}
+
+void EndpointImpl::close_all() {
+  for (auto& c : conns_) c->close_for_shutdown();
+  reap();
+}
+
+}  // namespace nexar::quic

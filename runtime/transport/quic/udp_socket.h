@@ -1,0 +1,53 @@
+// The endpoint's UDP socket: non-blocking, GSO send (UDP_SEGMENT), GRO receive (UDP_GRO)
+// in recvmmsg batches, ICMP errors (IP_RECVERR) reported per destination.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/status.h"
+#include "transport/quic/address.h"
+
+namespace nexar::quic {
+
+class UdpSocket {
+ public:
+  // Most bytes one GSO sendmsg may carry (the kernel's limit is 64 KB of UDP payload).
+  static constexpr size_t kMaxGsoBytes = 65000;
+  static constexpr size_t kMaxGsoSegments = 64;
+
+  UdpSocket();
+  ~UdpSocket();
+  UdpSocket(const UdpSocket&) = delete;
+  UdpSocket& operator=(const UdpSocket&) = delete;
+
+  Status open(const Address& bind_to);
+  int fd() const { return fd_; }
+  const Address& local() const { return local_; }
+  bool gso() const { return gso_; }
+
+  // Sends len bytes as datagrams of segment bytes each (the last may be shorter).
+  // Returns 0, or EAGAIN when the socket buffer is full (nothing sent), or another errno.
+  int send(const Address& to, const uint8_t* data, size_t len, size_t segment);
+
+  // Receives what is queued (up to a bound), calling fn once per datagram (GRO batches
+  // split). Returns the number of datagrams.
+  using DatagramFn = std::function<void(const Address& from, uint8_t* data, size_t len)>;
+  size_t receive(const DatagramFn& fn);
+
+  // Reads the error queue; fn(destination, errno) for each ICMP error such as
+  // ECONNREFUSED (port unreachable).
+  void drain_errors(const std::function<void(const Address& dest, int err)>& fn);
+
+ private:
+  struct RecvBatch;
+  int fd_ = -1;
+  Address local_;
+  bool gso_ = false;
+  std::unique_ptr<RecvBatch> batch_;
+};
+
+}  // namespace nexar::quic
