@@ -2,6 +2,7 @@
 // H3ServerApp each, all sharing one Service on the progress thread. Long-poll deadlines
 // come from a DeadlineTimer thread that posts Service::expire to the progress thread.
 #include <future>
+#include <mutex>
 #include <unordered_map>
 
 #include "core/log.h"
@@ -69,13 +70,32 @@ struct ServerCore : std::enable_shared_from_this<ServerCore> {
   }
 };
 
+// Posts to the endpoint only while it exists. A LinkGuard rides in the accept handler,
+// which the endpoint destroys with itself (or stop() replaces): nexrun may destroy the
+// endpoint before the Server, and the timer thread must not post into a freed one.
+struct EndpointLink {
+  std::mutex mu;
+  quic::Endpoint* endpoint;
+  bool gone = false;
+};
+struct LinkGuard {
+  std::shared_ptr<EndpointLink> link;
+  ~LinkGuard() {
+    std::lock_guard<std::mutex> lock(link->mu);
+    link->gone = true;
+  }
+};
+
 class ServerImpl : public Server {
  public:
-  explicit ServerImpl(std::shared_ptr<ServerCore> core) : core_(std::move(core)) {
+  ServerImpl(std::shared_ptr<ServerCore> core, std::shared_ptr<EndpointLink> link)
+      : core_(std::move(core)), link_(std::move(link)) {
     std::weak_ptr<ServerCore> weak = core_;
-    quic::Endpoint* ep = core_->endpoint;
-    timer_ = std::make_unique<DeadlineTimer>([weak, ep] {
-      ep->post([weak] {
+    std::shared_ptr<EndpointLink> l = link_;
+    timer_ = std::make_unique<DeadlineTimer>([weak, l] {
+      std::lock_guard<std::mutex> lock(l->mu);
+      if (l->gone) return;
+      l->endpoint->post([weak] {
         if (auto core = weak.lock()) core->service.expire(KvStore::Clock::now());
       });
     });
@@ -88,9 +108,14 @@ class ServerImpl : public Server {
       std::lock_guard<std::mutex> lock(core_->timer_mu);
       core_->timer = nullptr;
     }
+    // Joined before stop() replaces the accept handler: the guard's destructor takes
+    // link->mu under the endpoint's lock, the timer takes them the other way round.
     timer_.reset();
-    quic::Endpoint* ep = core_->endpoint;
+    std::unique_lock<std::mutex> lock(link_->mu);
+    if (link_->gone) return;  // the endpoint closed every connection already
+    quic::Endpoint* ep = link_->endpoint;
     if (ep->on_progress_thread()) {
+      lock.unlock();
       core_->stop();
       return;
     }
@@ -101,6 +126,7 @@ class ServerImpl : public Server {
       core->stop();
       done->set_value();
     });
+    lock.unlock();
     if (f.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
       NX_WARN(BOOT, "rendezvous: the progress thread did not stop the server within 10 s");
     }
@@ -108,6 +134,7 @@ class ServerImpl : public Server {
 
  private:
   std::shared_ptr<ServerCore> core_;
+  std::shared_ptr<EndpointLink> link_;
   std::unique_ptr<DeadlineTimer> timer_;
 };
 
@@ -117,8 +144,11 @@ Status Server::start(quic::Endpoint* endpoint, std::function<std::string()> stat
                      std::unique_ptr<Server>* out) {
   if (!endpoint || !out) return Status(NEXAR_ERR_INVALID_ARGUMENT, "rendezvous server: null endpoint or out");
   auto core = std::make_shared<ServerCore>(endpoint, std::move(status_json));
-  auto server = std::make_unique<ServerImpl>(core);
-  endpoint->set_accept_handler([core](quic::Connection& conn) { return core->accept(conn); });
+  auto link = std::make_shared<EndpointLink>();
+  link->endpoint = endpoint;
+  auto server = std::make_unique<ServerImpl>(core, link);
+  std::shared_ptr<LinkGuard> guard(new LinkGuard{link});
+  endpoint->set_accept_handler([core, guard](quic::Connection& conn) { return core->accept(conn); });
   NX_INFO(BOOT, "rendezvous: serving HTTP/3 at %s", endpoint->local_address().c_str());
   *out = std::move(server);
   return Status::Ok();
