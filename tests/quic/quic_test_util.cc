@@ -121,6 +121,10 @@ Status TestApp::on_stream_data(Connection& conn, int64_t sid, const uint8_t* dat
     s.fin = s.fin || fin;
     ++stream_data_calls;
     if (fin) cv_.notify_all();
+    if (fin && reply_fin && !out.count(sid)) {
+      out[sid];  // empty: next_write offers just the FIN
+      conn.schedule_write();
+    }
   }
   conn.extend_stream_window(sid, len);
   conn.extend_conn_window(len);
@@ -194,6 +198,7 @@ Server::Server(std::shared_ptr<const tls::Context> tls, const EndpointOptions& o
   ep->set_accept_handler([this](Connection&) -> Application* {
     std::lock_guard<std::mutex> l(mu);
     apps.push_back(std::make_unique<TestApp>());
+    apps.back()->reply_fin = reply_fin;
     return apps.back().get();
   });
 }

@@ -66,6 +66,8 @@ class TestApp : public Application {
 
   // Receive side: hash every stream (default), or only check it against a repeated pattern.
   void check_pattern(const uint8_t* pattern, size_t len) { pattern_ = pattern, pattern_len_ = len; }
+  // Answer a FIN on a peer's bidi stream with an empty FIN, so the stream ends both ways.
+  bool reply_fin = false;
 
   // Test thread: opens a bidi stream on the (single) connection and sends len bytes of data
   // (or of the repeated pattern when pattern > 0) with FIN. Returns the stream id or -1.
@@ -111,6 +113,7 @@ struct Server {
   std::unique_ptr<Endpoint> ep;
   std::mutex mu;
   std::vector<std::unique_ptr<TestApp>> apps;  // one per accepted connection
+  bool reply_fin = false;                      // given to new apps
   int accepted() {
     std::lock_guard<std::mutex> l(mu);
     return static_cast<int>(apps.size());

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -30,16 +31,18 @@ bool Address::operator==(const Address& o) const {
 }
 
 std::string Address::to_string() const {
-  char buf[INET6_ADDRSTRLEN] = "?";
+  char buf[INET6_ADDRSTRLEN + 16] = "";
+  char ip[INET6_ADDRSTRLEN] = "?";
   if (family() == AF_INET) {
-    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&ss)->sin_addr, buf, sizeof(buf));
-    return std::string(buf) + ":" + std::to_string(port());
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&ss)->sin_addr, ip, sizeof(ip));
+    std::snprintf(buf, sizeof(buf), "%s:%u", ip, static_cast<unsigned>(port()));
+  } else if (family() == AF_INET6) {
+    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&ss)->sin6_addr, ip, sizeof(ip));
+    std::snprintf(buf, sizeof(buf), "[%s]:%u", ip, static_cast<unsigned>(port()));
+  } else {
+    return "(no address)";
   }
-  if (family() == AF_INET6) {
-    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&ss)->sin6_addr, buf, sizeof(buf));
-    return "[" + std::string(buf) + "]:" + std::to_string(port());
-  }
-  return "(no address)";
+  return buf;
 }
 
 Status parse_ip(const std::string& ip, uint16_t port, Address* out) {
