@@ -106,9 +106,11 @@ Status World::shutdown(p2p::Clock::time_point deadline) {
   if (closed_) return Status::Ok();
   closed_ = true;
   Status first;
+  for (auto& l : links_)
+    if (l) l->send_bye();
   for (auto& l : links_) {
     if (!l) continue;
-    Status st = l->flush(deadline);
+    Status st = l->wait_goodbye(deadline);
     if (first.ok() && !st.ok()) first = st;
   }
   for (auto& l : links_)

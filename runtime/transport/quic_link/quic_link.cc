@@ -53,11 +53,22 @@ Status QuicLink::wait_ready(std::chrono::steady_clock::time_point deadline) {
   return dead_.ok() ? Status::Ok() : dead_;
 }
 
-Status QuicLink::flush(std::chrono::steady_clock::time_point deadline) {
+void QuicLink::send_bye() {
+  std::vector<uint8_t> frame;
+  encode_bye(&frame);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!dead_.ok()) return;
+  ctrl_tx_.append(std::move(frame));
+  schedule_write_locked();
+}
+
+Status QuicLink::wait_goodbye(std::chrono::steady_clock::time_point deadline) {
   std::unique_lock<std::mutex> lock(mu_);
-  if (!cv_.wait_until(lock, deadline, [&] { return !dead_.ok() || (ctrl_tx_.all_acked() && large_unacked_ == 0); }))
-    return Status(NEXAR_ERR_TIMEOUT, strprintf("rank %d did not acknowledge the last messages in time", peer_));
-  return dead_;
+  // Once the peer said BYE it closes only after our BYE reached it: a close then is fine.
+  auto done = [&] { return bye_received_ ? (!dead_.ok() || (ctrl_tx_.all_acked() && large_unacked_ == 0)) : !dead_.ok(); };
+  if (!cv_.wait_until(lock, deadline, done))
+    return Status(NEXAR_ERR_TIMEOUT, strprintf("rank %d did not finish its goodbye in time", peer_));
+  return bye_received_ ? Status::Ok() : dead_;
 }
 
 void QuicLink::close() {
@@ -112,6 +123,13 @@ Status QuicLink::handle_frame(const Frame& f) {
       announced_[f.seq] = Announced{msg, f.hdr.len};
       return Status::Ok();
     }
+    case FrameType::BYE:
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        bye_received_ = true;
+      }
+      cv_.notify_all();
+      return Status::Ok();
     case FrameType::ABORT:
       sink_->on_remote_abort(peer_, f.hdr.ctx, Status(static_cast<nexar_result_t>(f.code), f.text));
       return Status::Ok();
@@ -119,7 +137,7 @@ Status QuicLink::handle_frame(const Frame& f) {
   return Status(NEXAR_ERR_PROTOCOL, "unknown frame");
 }
 
-void QuicLink::fail_everything(const Status& why) {
+void QuicLink::fail_everything(const Status& why, bool tell_sink) {
   std::deque<LargeTx*> waiting;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -141,7 +159,7 @@ void QuicLink::fail_everything(const Status& why) {
   large_rx_.clear();
   for (auto& [seq, a] : announced_) sink_->on_message_abandon(a.msg, why);
   announced_.clear();
-  sink_->on_peer_lost(peer_, why);
+  if (tell_sink) sink_->on_peer_lost(peer_, why);
 }
 
 void QuicLink::on_closed(quic::Connection&, const Status& why) {
@@ -150,7 +168,12 @@ void QuicLink::on_closed(quic::Connection&, const Status& why) {
                                strprintf("rank %d: %s", peer_, why.message().c_str()));
   NX_INFO(NET, "connection to rank %d closed: %s", peer_, s.to_string().c_str());
   conn_ = nullptr;
-  fail_everything(s);
+  bool graceful;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    graceful = bye_received_;
+  }
+  fail_everything(s, /*tell_sink=*/!graceful);
 }
 
 }  // namespace nexar::quic_link

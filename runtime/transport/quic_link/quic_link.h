@@ -31,9 +31,10 @@ class QuicLink final : public transport::PeerLink, public quic::Application {
   bool adopt(quic::Connection& conn);
   // Waits until both HELLOs were exchanged, or the connection failed, or deadline.
   Status wait_ready(std::chrono::steady_clock::time_point deadline);
-  // Waits until the peer acknowledged everything sent so far (or deadline, or the
-  // connection died), so that closing loses nothing.
-  Status flush(std::chrono::steady_clock::time_point deadline);
+  // Orderly goodbye: sends BYE, then waits until the peer acknowledged everything and
+  // sent its own BYE (or deadline), so that closing loses nothing either way.
+  void send_bye();
+  Status wait_goodbye(std::chrono::steady_clock::time_point deadline);
   // Closes the connection cleanly (progress thread work; returns at once).
   void close();
 
@@ -87,7 +88,7 @@ class QuicLink final : public transport::PeerLink, public quic::Application {
   // tx (progress thread)
   void start_large_streams();
   void schedule_write_locked();
-  void fail_everything(const Status& why);
+  void fail_everything(const Status& why, bool tell_sink);
 
   const int self_rank_, world_size_, peer_;
   const uint64_t eager_limit_;  // larger messages get their own stream
@@ -103,6 +104,7 @@ class QuicLink final : public transport::PeerLink, public quic::Application {
   size_t large_unacked_ = 0;  // large sends not yet fully acknowledged
   bool write_posted_ = false;
   bool ready_ = false;
+  bool bye_received_ = false;
   Status dead_;  // set once the connection is gone
 
   // Progress thread only.

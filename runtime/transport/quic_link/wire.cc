@@ -50,6 +50,8 @@ void encode_large(std::vector<uint8_t>* out, const transport::MsgHeader& hdr, ui
   put(out, seq);
 }
 
+void encode_bye(std::vector<uint8_t>* out) { out->push_back(static_cast<uint8_t>(FrameType::BYE)); }
+
 void encode_abort(std::vector<uint8_t>* out, uint32_t ctx, int32_t code, const std::string& text) {
   const std::string t = text.substr(0, kMaxAbortText);
   out->push_back(static_cast<uint8_t>(FrameType::ABORT));
@@ -96,6 +98,8 @@ size_t decode_frame(const uint8_t* p, size_t len, Frame* f, Status* error) {
       }
       return kLargeSize;
     }
+    case FrameType::BYE:
+      return 1;
     case FrameType::ABORT: {
       if (len < kAbortHead) return 0;
       uint16_t n = get<uint16_t>(p + 9);

@@ -6,6 +6,7 @@
 //   LARGE  ctx, tag, len, seq            a large message; its payload travels on its own
 //                                        unidirectional stream that starts with seq (u64)
 //   ABORT  ctx, code, text               communicator ctx failed on the sender
+//   BYE                                  the sender is done: it sends nothing more
 // All integers little-endian. Frames on the control stream define the order in which
 // messages are matched, so messages between two ranks stay ordered even though large
 // payloads move on separate streams (one stalled payload never blocks a barrier).
@@ -27,7 +28,7 @@ inline constexpr uint16_t kVersion = 1;
 inline constexpr size_t kMaxInline = 1u << 20;   // largest MSG payload accepted
 inline constexpr size_t kMaxAbortText = 1024;
 
-enum class FrameType : uint8_t { HELLO = 1, MSG = 2, LARGE = 3, ABORT = 4 };
+enum class FrameType : uint8_t { HELLO = 1, MSG = 2, LARGE = 3, ABORT = 4, BYE = 5 };
 
 struct Frame {
   FrameType type{};
@@ -45,6 +46,7 @@ struct Frame {
 void encode_hello(std::vector<uint8_t>* out, int32_t rank, int32_t world_size);
 void encode_msg(std::vector<uint8_t>* out, const transport::MsgHeader& hdr, const uint8_t* payload);
 void encode_large(std::vector<uint8_t>* out, const transport::MsgHeader& hdr, uint64_t seq);
+void encode_bye(std::vector<uint8_t>* out);
 void encode_abort(std::vector<uint8_t>* out, uint32_t ctx, int32_t code, const std::string& text);
 
 // Parses one frame from [data, data+len). Returns the bytes it used, 0 if the frame is not

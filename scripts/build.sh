@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Configures and builds nexar into build/ (or $1), passing the rest of the arguments to cmake.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-build}
+shift || true
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+cmake --build "$dir" -j"$(nproc)"

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what building and testing nexar needs on Debian 12 (only Debian packages).
+# Skips apt-get when everything is already there. Needs root or sudo for the install.
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config
+      libngtcp2-dev libngtcp2-crypto-gnutls-dev libgnutls28-dev libnghttp3-dev
+      libcli11-dev catch2
+      ngtcp2-client   # gtlsclient: the stock HTTP/3 client the tests read the rendezvous with
+      procps iproute2)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The second README command: install dependencies, build, run the whole test suite.
+#   scripts/test.sh              the normal build (build/)
+#   scripts/test.sh --sanitize   an ASan+UBSan build of everything (build-asan/)
+# Extra arguments after those go to ctest (e.g. -L long, -R p2p).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+dir=build
+cmake_args=()
+ctest_args=(-LE long)
+if [ "${1:-}" = "--sanitize" ]; then
+  shift
+  dir=build-asan
+  cmake_args=(-DNEXAR_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug)
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+fi
+[ $# -gt 0 ] && ctest_args=("$@")
+scripts/build.sh "$dir" "${cmake_args[@]}"
+cd "$dir"
+ctest --output-on-failure "${ctest_args[@]}"

@@ -1,0 +1,275 @@
+// A rank program for the point-to-point integration tests: `p2p_probe <scenario>` under
+// nexrun. Each scenario checks its own results against data computed locally and exits
+// non-zero with a message on any difference.
+#include <unistd.h>
+
+#include <csignal>
+
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "probe_util.h"
+
+using probe::g_rank;
+using probe::g_world;
+using probe::pattern;
+
+namespace {
+
+int g_size = 0;
+
+void fill(std::vector<unsigned char>& b, int sender, int msg) {
+  for (size_t i = 0; i < b.size(); ++i) b[i] = pattern(sender, msg, i);
+}
+bool verify(const std::vector<unsigned char>& b, size_t n, int sender, int msg) {
+  for (size_t i = 0; i < n; ++i)
+    if (b[i] != pattern(sender, msg, i)) {
+      std::fprintf(stderr, "rank %d: byte %zu of message %d from rank %d differs\n", g_rank, i, msg, sender);
+      return false;
+    }
+  return true;
+}
+
+// Token around the ring, a self-send, ranks and local ranks.
+void basic() {
+  int local_rank, local_size;
+  PROBE_OK(nexar_comm_local_rank(g_world, &local_rank));
+  PROBE_OK(nexar_comm_local_size(g_world, &local_size));
+  PROBE_CHECK(local_size == g_size && local_rank == g_rank);  // one host
+  int64_t token = g_rank == 0 ? 1000 : -1;
+  if (g_size > 1) {
+    if (g_rank == 0) {
+      PROBE_OK(nexar_send(&token, 1, NEXAR_INT64, 1, 7, g_world));
+      PROBE_OK(nexar_recv(&token, 1, NEXAR_INT64, g_size - 1, 7, g_world));
+      PROBE_CHECK(token == 1000 + g_size - 1);
+    } else {
+      PROBE_OK(nexar_recv(&token, 1, NEXAR_INT64, g_rank - 1, 7, g_world));
+      ++token;
+      PROBE_OK(nexar_send(&token, 1, NEXAR_INT64, (g_rank + 1) % g_size, 7, g_world));
+    }
+  }
+  int32_t self_in = 42 + g_rank, self_out = 0;
+  nexar_request_t r;
+  PROBE_OK(nexar_isend(&self_in, 1, NEXAR_INT32, g_rank, 3, g_world, &r));
+  PROBE_OK(nexar_recv(&self_out, 1, NEXAR_INT32, g_rank, 3, g_world));
+  PROBE_OK(nexar_wait(r));
+  PROBE_CHECK(self_out == 42 + g_rank);
+  PROBE_OK(nexar_barrier(g_world));
+  PROBE_OK(nexar_ibarrier(g_world, &r));
+  PROBE_OK(nexar_wait(r));
+  std::printf("rank %d of %d: basic ok\n", g_rank, g_size);
+}
+
+// Every rank sends to the next and receives from the previous, at every size.
+void sizes() {
+  const size_t sizes[] = {0, 1, 7, 1000, 65535, 65536, 65537, 1 << 20, (64u << 20) + 3};
+  int msg = 0;
+  for (size_t n : sizes) {
+    std::vector<unsigned char> out(n), in(n + 16, 0xee);
+    fill(out, g_rank, msg);
+    const int to = (g_rank + 1) % g_size, from = (g_rank + g_size - 1) % g_size;
+    nexar_request_t reqs[2];
+    PROBE_OK(nexar_irecv(in.data(), n + 16, NEXAR_UINT8, from, msg, g_world, &reqs[0]));
+    PROBE_OK(nexar_isend(out.data(), n, NEXAR_UINT8, to, msg, g_world, &reqs[1]));
+    PROBE_OK(nexar_waitall(2, reqs));
+    PROBE_CHECK(verify(in, n, from, msg));
+    for (size_t i = n; i < n + 16; ++i) PROBE_CHECK(in[i] == 0xee);  // the rest untouched
+    ++msg;
+  }
+  std::printf("rank %d: sizes ok\n", g_rank);
+}
+
+// Messages between a pair with one tag arrive in the order sent, mixing small and large;
+// ANY_TAG and ANY_SOURCE take them in order too.
+void order() {
+  const int kMsgs = 300;
+  if (g_rank == 0) {
+    std::vector<std::vector<unsigned char>> bufs(kMsgs);
+    std::vector<nexar_request_t> reqs(kMsgs);
+    for (int i = 0; i < kMsgs; ++i) {
+      bufs[i].resize(i % 10 == 0 ? 200000 + i : 16 + i);
+      fill(bufs[i], 0, i);
+      PROBE_OK(nexar_isend(bufs[i].data(), bufs[i].size(), NEXAR_UINT8, 1, i % 3, g_world, &reqs[i]));
+    }
+    PROBE_OK(nexar_waitall(reqs.size(), reqs.data()));
+  } else if (g_rank == 1) {
+    // Tag 2 first (all of them, in order), then ANY_TAG for the rest.
+    std::vector<unsigned char> in(300000);
+    for (int i = 2; i < kMsgs; i += 3) {
+      PROBE_OK(nexar_recv(in.data(), in.size(), NEXAR_UINT8, 0, 2, g_world));
+      PROBE_CHECK(verify(in, i % 10 == 0 ? 200000 + i : 16 + i, 0, i));
+    }
+    for (int i = 0; i < kMsgs; ++i) {
+      if (i % 3 == 2) continue;
+      PROBE_OK(nexar_recv(in.data(), in.size(), NEXAR_UINT8, NEXAR_ANY_SOURCE, NEXAR_ANY_TAG, g_world));
+      PROBE_CHECK(verify(in, i % 10 == 0 ? 200000 + i : 16 + i, 0, i));
+    }
+  }
+  PROBE_OK(nexar_barrier(g_world));
+  std::printf("rank %d: order ok\n", g_rank);
+}
+
+// Rank 0 sends far more than the unexpected store may hold before rank 1 posts anything:
+// the sender is held back, nothing is lost, memory stays bounded.
+void unexpected() {
+  const int kMsgs = 48;
+  const size_t n = 1 << 20;
+  if (g_rank == 0) {
+    std::vector<std::vector<unsigned char>> bufs(kMsgs, std::vector<unsigned char>(n));
+    std::vector<nexar_request_t> reqs(kMsgs);
+    for (int i = 0; i < kMsgs; ++i) {
+      fill(bufs[i], 0, i);
+      PROBE_OK(nexar_isend(bufs[i].data(), n, NEXAR_UINT8, 1, 5, g_world, &reqs[i]));
+    }
+    for (int i = 0; i < 64; ++i) {  // small ones too, inline on the control stream
+      int32_t v = i;
+      PROBE_OK(nexar_send(&v, 1, NEXAR_INT32, 1, 6, g_world));
+    }
+    PROBE_OK(nexar_waitall(reqs.size(), reqs.data()));
+  } else if (g_rank == 1) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    std::vector<unsigned char> in(n);
+    for (int i = 0; i < 64; ++i) {
+      int32_t v = -1;
+      PROBE_OK(nexar_recv(&v, 1, NEXAR_INT32, 0, 6, g_world));
+      PROBE_CHECK(v == i);
+    }
+    for (int i = 0; i < kMsgs; ++i) {
+      PROBE_OK(nexar_recv(in.data(), n, NEXAR_UINT8, 0, 5, g_world));
+      PROBE_CHECK(verify(in, n, 0, i));
+    }
+  }
+  PROBE_OK(nexar_barrier(g_world));
+  std::printf("rank %d: unexpected ok\n", g_rank);
+}
+
+// Local errors name what was wrong and leave the communicator usable.
+void errors() {
+  char b[8] = {0};
+  PROBE_CHECK(nexar_send(b, 1, NEXAR_UINT8, g_size, 0, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
+  PROBE_CHECK(std::strstr(nexar_comm_last_error(g_world), "peer") != nullptr);
+  PROBE_CHECK(nexar_send(nullptr, 4, NEXAR_UINT8, 0, 0, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
+  PROBE_CHECK(nexar_send(b, 1, static_cast<nexar_dtype_t>(99), 0, 0, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
+  PROBE_CHECK(std::strstr(nexar_comm_last_error(g_world), "dtype") != nullptr);
+  PROBE_CHECK(nexar_send(b, 1, NEXAR_UINT8, 0, -5, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
+  PROBE_CHECK(nexar_recv(b, 1, NEXAR_UINT8, -7, 0, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
+  PROBE_CHECK(nexar_comm_set_timeout(g_world, -1) == NEXAR_ERR_INVALID_ARGUMENT);
+  // A message longer than the posted receive.
+  if (g_size > 1) {
+    if (g_rank == 0) {
+      int64_t big[4] = {1, 2, 3, 4};
+      PROBE_OK(nexar_send(big, 4, NEXAR_INT64, 1, 9, g_world));
+    } else if (g_rank == 1) {
+      int64_t small[2];
+      PROBE_CHECK(nexar_recv(small, 2, NEXAR_INT64, 0, 9, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
+      PROBE_CHECK(std::strstr(nexar_comm_last_error(g_world), "longer") != nullptr);
+    }
+  }
+  PROBE_OK(nexar_barrier(g_world));
+  std::printf("rank %d: errors ok\n", g_rank);
+}
+
+// A receive nobody answers times out with a message; the communicator is then unusable.
+void timeout() {
+  if (g_rank == 1) {
+    PROBE_OK(nexar_comm_set_timeout(g_world, 1.0));
+    int v;
+    auto t0 = std::chrono::steady_clock::now();
+    nexar_result_t r = nexar_recv(&v, 1, NEXAR_INT32, 0, 77, g_world);
+    double s = probe::seconds_since(t0);
+    PROBE_CHECK(r == NEXAR_ERR_TIMEOUT);
+    PROBE_CHECK(s >= 0.9 && s < 5);
+    PROBE_CHECK(std::strstr(nexar_comm_last_error(g_world), "receive from rank 0") != nullptr);
+    PROBE_CHECK(nexar_barrier(g_world) == NEXAR_ERR_ABORTED);
+    std::printf("rank %d: timeout ok after %.2f s\n", g_rank, s);
+  }
+  // Other ranks learn that rank 1 gave up: their barrier fails instead of hanging.
+  if (g_rank != 1) {
+    PROBE_OK(nexar_comm_set_timeout(g_world, 30.0));
+    nexar_result_t r = nexar_barrier(g_world);
+    PROBE_CHECK(r != NEXAR_SUCCESS);
+    std::printf("rank %d: timeout ok (%s)\n", g_rank, nexar_result_string(r));
+  }
+  nexar_comm_destroy(g_world);
+  std::exit(0);
+}
+
+// Idle for longer than the peer timeout: keep-alives keep the connections up.
+void idle() {
+  std::this_thread::sleep_for(std::chrono::seconds(4));
+  int32_t v = g_rank, got = -1;
+  const int to = (g_rank + 1) % g_size, from = (g_rank + g_size - 1) % g_size;
+  nexar_request_t r;
+  PROBE_OK(nexar_irecv(&got, 1, NEXAR_INT32, from, 1, g_world, &r));
+  PROBE_OK(nexar_send(&v, 1, NEXAR_INT32, to, 1, g_world));
+  PROBE_OK(nexar_wait(r));
+  PROBE_CHECK(got == from);
+  std::printf("rank %d: idle ok\n", g_rank);
+}
+
+// A message above 4 GiB, rank 0 to rank 1.
+void huge() {
+  const size_t n = (size_t{4} << 30) + 4099;
+  if (g_rank == 0) {
+    std::vector<unsigned char> out(n);
+    for (size_t i = 0; i < n; i += 4096) out[i] = static_cast<unsigned char>(i >> 12);
+    out[n - 1] = 0x5a;
+    PROBE_OK(nexar_send(out.data(), n, NEXAR_UINT8, 1, 1, g_world));
+  } else if (g_rank == 1) {
+    std::vector<unsigned char> in(n);
+    PROBE_OK(nexar_recv(in.data(), n, NEXAR_UINT8, 0, 1, g_world));
+    for (size_t i = 0; i < n; i += 4096) PROBE_CHECK(in[i] == static_cast<unsigned char>(i >> 12));
+    PROBE_CHECK(in[n - 1] == 0x5a);
+  }
+  PROBE_OK(nexar_barrier(g_world));
+  std::printf("rank %d: huge ok\n", g_rank);
+}
+
+// The last rank dies; every other rank's operations that need it fail with PEER_LOST.
+void peer_lost() {
+  PROBE_OK(nexar_barrier(g_world));
+  const int victim = g_size - 1;
+  if (g_rank == victim) {
+    std::fflush(stdout);
+    raise(SIGKILL);
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  int v;
+  nexar_result_t r = g_rank == 0 ? nexar_recv(&v, 1, NEXAR_INT32, victim, 1, g_world) : nexar_barrier(g_world);
+  double s = probe::seconds_since(t0);
+  std::printf("rank %d: peer_lost %s after %.2f s: %s\n", g_rank, nexar_result_string(r), s,
+              nexar_comm_last_error(g_world));
+  PROBE_CHECK(r == NEXAR_ERR_PEER_LOST);
+  PROBE_CHECK(nexar_send(&v, 1, NEXAR_INT32, 0, 1, g_world) == NEXAR_ERR_ABORTED);
+  nexar_comm_destroy(g_world);
+  std::exit(0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: p2p_probe basic|sizes|order|unexpected|errors|timeout|idle|huge|peer_lost\n");
+    return 2;
+  }
+  PROBE_OK(nexar_init(&g_world));
+  PROBE_OK(nexar_comm_rank(g_world, &g_rank));
+  PROBE_OK(nexar_comm_size(g_world, &g_size));
+  const std::string s = argv[1];
+  if (s == "basic") basic();
+  else if (s == "sizes") sizes();
+  else if (s == "order") order();
+  else if (s == "unexpected") unexpected();
+  else if (s == "errors") errors();
+  else if (s == "timeout") timeout();
+  else if (s == "idle") idle();
+  else if (s == "huge") huge();
+  else if (s == "peer_lost") peer_lost();
+  else {
+    std::fprintf(stderr, "unknown scenario %s\n", s.c_str());
+    return 2;
+  }
+  PROBE_OK(nexar_comm_destroy(g_world));
+  return 0;
+}

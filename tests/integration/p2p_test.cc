@@ -1,0 +1,91 @@
+// Point to point end to end: real ranks started by nexrun, talking over QUIC on loopback.
+#include <catch.hpp>
+
+#include "launcher/nexrun_process.h"
+
+using launcher_test::count_of;
+using launcher_test::Ended;
+using launcher_test::run_nexrun;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Run {
+  Ended end;
+  std::string out, err;
+};
+
+Run probe(int np, const std::string& scenario, const std::vector<std::string>& env = {},
+          std::vector<std::string> extra = {}, std::chrono::milliseconds timeout = 60s) {
+  Run r;
+  std::vector<std::string> args = {"-np", std::to_string(np)};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.push_back(P2P_PROBE);
+  args.push_back(scenario);
+  r.end = run_nexrun(args, &r.out, &r.err, timeout, env);
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  return r;
+}
+
+void expect_ok(const Run& r, int np, const std::string& what) {
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.end.finished);
+  REQUIRE(r.end.exit_code == 0);
+  REQUIRE(count_of(r.out, what) == static_cast<size_t>(np));
+}
+
+}  // namespace
+
+TEST_CASE("a program started without nexrun is a world of one", "[p2p]") {
+  std::string cmd = std::string("env -u NEXAR_RANK -u NEXAR_WORLD_SIZE timeout 20 ") + P2P_PROBE + " basic";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  char buf[256] = {0};
+  std::string out;
+  while (fgets(buf, sizeof buf, p)) out += buf;
+  REQUIRE(pclose(p) == 0);
+  REQUIRE(out.find("rank 0 of 1: basic ok") != std::string::npos);
+}
+
+TEST_CASE("ring, self-send and barriers on 2, 3 and 4 ranks", "[p2p]") {
+  for (int np : {2, 3, 4}) {
+    Run r = probe(np, "basic");
+    expect_ok(r, np, "basic ok");
+  }
+}
+
+TEST_CASE("messages of 0 bytes to 64 MiB arrive intact", "[p2p]") {
+  for (int np : {2, 3}) expect_ok(probe(np, "sizes"), np, "sizes ok");
+}
+
+TEST_CASE("order per pair and tag, ANY_SOURCE and ANY_TAG", "[p2p]") { expect_ok(probe(2, "order"), 2, "order ok"); }
+
+TEST_CASE("unexpected messages past the store's limit hold the sender back", "[p2p]") {
+  expect_ok(probe(2, "unexpected", {"NEXAR_UNEXPECTED_LIMIT=4194304"}), 2, "unexpected ok");
+}
+
+TEST_CASE("local argument errors are named and leave the communicator usable", "[p2p]") {
+  expect_ok(probe(3, "errors"), 3, "errors ok");
+}
+
+TEST_CASE("a receive nobody answers times out, and the others are told", "[p2p]") {
+  Run r = probe(3, "timeout");
+  expect_ok(r, 3, "timeout ok");
+}
+
+TEST_CASE("an idle communicator outlives the peer timeout", "[p2p]") {
+  expect_ok(probe(2, "idle", {"NEXAR_PEER_TIMEOUT=1.5", "NEXAR_KEEPALIVE=0.3"}), 2, "idle ok");
+}
+
+TEST_CASE("a dead peer fails every operation that needs it within a few seconds", "[p2p][fault]") {
+  Run r = probe(3, "peer_lost", {"NEXAR_PEER_TIMEOUT=2"}, {"--no-kill"});
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.end.finished);
+  REQUIRE(count_of(r.out, "peer_lost NEXAR_ERR_PEER_LOST") == 2);
+  for (double s : launcher_test::numbers_after(r.out, "after ")) REQUIRE(s < 5);
+  REQUIRE(r.end.exit_code == 137);  // the victim died by SIGKILL; nexrun reports it
+}
+
+TEST_CASE("a message above 4 GiB", "[p2p][long]") {
+  expect_ok(probe(2, "huge", {}, {}, 300s), 2, "huge ok");
+}
