@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 
 #include "core/log.h"
 #include "core/params.h"
@@ -90,5 +91,10 @@ int main(int argc, char** argv) {
     params::reload();
     log_reload();
   }
-  return run(cli.plan, base_env);
+  try {
+    return run(cli.plan, base_env);  // unwinds (credentials removed, ranks killed) on every path
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "nexrun: internal error: %s\n", e.what());
+    return kSetupFailure;
+  }
 }

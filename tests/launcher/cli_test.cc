@@ -1,5 +1,8 @@
 // nexrun's command line and launch failures: clear one-line errors, prompt exits.
+#include <sys/stat.h>
+
 #include <catch.hpp>
+#include <fstream>
 
 #include "launcher/nexrun_process.h"
 
@@ -67,4 +70,22 @@ TEST_CASE("a program that is not executable fails with 126", "[launcher]") {
   CHECK(e.exit_code == 126);
   CHECK(e.seconds < 1.0);
   CHECK(err.find("/etc/hostname") != std::string::npos);
+}
+
+TEST_CASE("a program exec refuses fails with 126 and leaves nothing behind", "[launcher]") {
+  // Executable bits but no known format: execve fails with ENOEXEC in the child.
+  const std::string tmp = make_temp_dir();
+  const std::string bogus = tmp + "/not-a-program";
+  std::ofstream(bogus) << "\x7f" << "garbage";
+  REQUIRE(chmod(bogus.c_str(), 0755) == 0);
+  std::string out, err;
+  Ended e = run_nexrun({"-np", "3", bogus}, &out, &err, 5s, {"TMPDIR=" + tmp});
+  REQUIRE(e.finished);
+  CHECK(e.exit_code == 126);
+  CHECK(e.seconds < 1.0);
+  CHECK(count_of(err, "nexrun: ") == 1);
+  CHECK(err.find("rank 0: cannot run") != std::string::npos);
+  CHECK(err.find("Exec format error") != std::string::npos);
+  CHECK(nexar_entries(tmp).empty());
+  remove_tree(tmp);
 }
