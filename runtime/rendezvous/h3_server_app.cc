@@ -46,9 +46,9 @@ void H3ServerApp::respond(int64_t sid, const Response& r) {
   if (it == exchanges_.end() || it->second.answered) return;
   it->second.answered = true;
   it->second.wait = 0;
-  HeaderList headers = {{":status", std::to_string(r.status)},
-                        {"content-type", r.content_type},
-                        {"content-length", std::to_string(r.body.size())}};
+  HeaderList headers = {{":status", std::to_string(r.status)}, {"content-type", r.content_type}};
+  // RFC 9110: no Content-Length on a 204.
+  if (r.status != 204) headers.emplace_back("content-length", std::to_string(r.body.size()));
   Status st = submit(sid, headers, r.body);
   if (!st.ok()) NX_TRACE(BOOT, "rendezvous: %s: response dropped: %s", peer_.c_str(), st.message().c_str());
 }

@@ -7,7 +7,8 @@
 //   GET  /kv/<key>?wait=<ms>  waits up to ms for the key -> 200 value | 404 after ms
 //   POST /add/<key>           body = decimal delta      -> 200 new value (decimal); absent key is 0
 //   GET  /status                                       -> 200 application/json job status
-// Keys are [A-Za-z0-9._/-]{1,256}; values at most 1 MiB; anything else is 400.
+// Keys are [A-Za-z0-9._/-]{1,256}; values at most 1 MiB; anything else is 400 with a
+// one-line text/plain body naming what was wrong (bad key, method, path, query, number).
 #pragma once
 
 #include <chrono>
@@ -23,7 +24,10 @@ namespace nexar::rendezvous {
 class Server {
  public:
   // Serves on its own endpoint (created by the caller with the launcher's credentials and
-  // accept_alpns {"h3"}); status_json is called on the progress thread for GET /status.
+  // accept_alpns {"h3"}); status_json is called on the progress thread for GET /status
+  // (nullptr: the server's own counters, {"keys":N,"waiters":N,"clients":N,"requests":N}).
+  // Destroying the Server closes its connections; it may happen before or after the
+  // endpoint is destroyed (before is cleaner: clients see the close at once).
   static Status start(quic::Endpoint* endpoint, std::function<std::string()> status_json,
                       std::unique_ptr<Server>* out);
   virtual ~Server() = default;
@@ -33,7 +37,11 @@ class Client {
  public:
   // Connects (blocking, up to timeout) through an existing endpoint of this rank to the
   // rendezvous at address ("ip:port"). NEXAR_ERR_AUTH when the server is not this job's
-  // launcher; NEXAR_ERR_TIMEOUT when it does not answer.
+  // launcher; NEXAR_ERR_TIMEOUT when it does not answer. Destroy the Client before the
+  // endpoint. Once the connection is lost, every pending and later call fails with
+  // NEXAR_ERR_PEER_LOST naming the address; a 400 from the server is
+  // NEXAR_ERR_INVALID_ARGUMENT carrying its reason (keys and value sizes are also checked
+  // locally first).
   static Status connect(quic::Endpoint* endpoint, const std::string& address,
                         std::chrono::milliseconds timeout, std::unique_ptr<Client>* out);
   virtual ~Client() = default;
@@ -42,7 +50,8 @@ class Client {
   virtual Status set(const std::string& key, const std::string& value, std::chrono::milliseconds timeout) = 0;
   // NEXAR_ERR_INVALID_ARGUMENT-free "absent": returns ok with *found = false.
   virtual Status get(const std::string& key, std::string* value, bool* found, std::chrono::milliseconds timeout) = 0;
-  // Waits until key exists: NEXAR_ERR_TIMEOUT if it does not appear in time.
+  // Waits until key exists: NEXAR_ERR_TIMEOUT if it does not appear in time. A long poll:
+  // the server holds the request, nothing spins.
   virtual Status wait(const std::string& key, std::string* value, std::chrono::milliseconds timeout) = 0;
   virtual Status add(const std::string& key, int64_t delta, int64_t* result, std::chrono::milliseconds timeout) = 0;
   virtual Status status(std::string* json, std::chrono::milliseconds timeout) = 0;
