@@ -1,0 +1,172 @@
+// nexar.hpp: a C++20 wrapper over the C API (nexar.h). RAII communicators and requests,
+// errors as nexar::Error exceptions carrying the code and the library's message, and
+// std::span overloads that infer the dtype.
+//
+//   auto world = nexar::Communicator::init();
+//   std::vector<float> v(1024);
+//   world.send(std::span<const float>(v), 1, /*tag=*/0);
+//
+// Thread safety is the C API's: any thread may call any method.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "nexar/nexar.h"
+
+namespace nexar {
+
+// A failed call: code() is the nexar_result_t, what() names the call and the reason.
+class Error : public std::runtime_error {
+ public:
+  Error(nexar_result_t code, const std::string& what) : std::runtime_error(what), code_(code) {}
+  nexar_result_t code() const noexcept { return code_; }
+
+ private:
+  nexar_result_t code_;
+};
+
+// Throws Error unless r is NEXAR_SUCCESS.
+inline void check(nexar_result_t r, nexar_comm_t comm, const char* call) {
+  if (r != NEXAR_SUCCESS)
+    throw Error(r, std::string(call) + ": " + nexar_result_string(r) + ": " + nexar_comm_last_error(comm));
+}
+
+// The dtype of a C++ element type (compile error for types nexar does not carry).
+template <typename T>
+constexpr nexar_dtype_t dtype_of() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, int8_t>) return NEXAR_INT8;
+  else if constexpr (std::is_same_v<U, uint8_t>) return NEXAR_UINT8;
+  else if constexpr (std::is_same_v<U, int32_t>) return NEXAR_INT32;
+  else if constexpr (std::is_same_v<U, uint32_t>) return NEXAR_UINT32;
+  else if constexpr (std::is_same_v<U, int64_t>) return NEXAR_INT64;
+  else if constexpr (std::is_same_v<U, uint64_t>) return NEXAR_UINT64;
+  else if constexpr (std::is_same_v<U, float>) return NEXAR_FLOAT32;
+  else if constexpr (std::is_same_v<U, double>) return NEXAR_FLOAT64;
+  else static_assert(!sizeof(T), "no nexar dtype for this type");
+}
+
+// A non-blocking operation. wait() completes it (throwing on failure); a Request dropped
+// unfinished is waited for by its destructor, errors ignored, so no buffer is left in use.
+class Request {
+ public:
+  Request() = default;
+  explicit Request(nexar_request_t r) : req_(r) {}
+  Request(Request&& o) noexcept : req_(std::exchange(o.req_, nullptr)) {}
+  Request& operator=(Request&& o) noexcept {
+    if (this != &o) {
+      reset();
+      req_ = std::exchange(o.req_, nullptr);
+    }
+    return *this;
+  }
+  Request(const Request&) = delete;
+  Request& operator=(const Request&) = delete;
+  ~Request() { reset(); }
+
+  void wait() {
+    if (!req_) return;
+    check(nexar_wait(std::exchange(req_, nullptr)), nullptr, "nexar_wait");
+  }
+  // True once complete (then the request is finished and freed).
+  bool test() {
+    if (!req_) return true;
+    int done = 0;
+    nexar_result_t r = nexar_test(req_, &done);
+    if (done) req_ = nullptr;
+    if (r == NEXAR_IN_PROGRESS) return false;
+    check(r, nullptr, "nexar_test");
+    return true;
+  }
+  bool valid() const { return req_ != nullptr; }
+
+ private:
+  void reset() {
+    if (req_) (void)nexar_wait(std::exchange(req_, nullptr));
+  }
+  nexar_request_t req_ = nullptr;
+};
+
+// A communicator that owns its nexar_comm_t: destroyed (collectively) by the destructor.
+class Communicator {
+ public:
+  // The world, from the launcher's environment (a world of one without a launcher).
+  static Communicator init() {
+    nexar_comm_t c = nullptr;
+    check(nexar_init(&c), nullptr, "nexar_init");
+    return Communicator(c);
+  }
+
+  Communicator() = default;
+  explicit Communicator(nexar_comm_t adopt) : comm_(adopt) {}
+  Communicator(Communicator&& o) noexcept : comm_(std::exchange(o.comm_, nullptr)) {}
+  Communicator& operator=(Communicator&& o) noexcept {
+    if (this != &o) {
+      reset();
+      comm_ = std::exchange(o.comm_, nullptr);
+    }
+    return *this;
+  }
+  Communicator(const Communicator&) = delete;
+  Communicator& operator=(const Communicator&) = delete;
+  ~Communicator() { reset(); }
+
+  nexar_comm_t handle() const { return comm_; }
+  explicit operator bool() const { return comm_ != nullptr; }
+
+  int rank() const { return query(nexar_comm_rank, "nexar_comm_rank"); }
+  int size() const { return query(nexar_comm_size, "nexar_comm_size"); }
+  int local_rank() const { return query(nexar_comm_local_rank, "nexar_comm_local_rank"); }
+  int local_size() const { return query(nexar_comm_local_size, "nexar_comm_local_size"); }
+  void set_timeout(double seconds) { check(nexar_comm_set_timeout(comm_, seconds), comm_, "nexar_comm_set_timeout"); }
+  // Fails every pending and later operation on this communicator (local).
+  void abort() { check(nexar_comm_abort(comm_), comm_, "nexar_comm_abort"); }
+  // Destroys now (collective), reporting an error instead of swallowing it.
+  void destroy() { check(nexar_comm_destroy(std::exchange(comm_, nullptr)), nullptr, "nexar_comm_destroy"); }
+
+  template <typename T>
+  void send(std::span<const T> buf, int peer, int tag) {
+    check(nexar_send(buf.data(), buf.size(), dtype_of<T>(), peer, tag, comm_), comm_, "nexar_send");
+  }
+  template <typename T>
+  void recv(std::span<T> buf, int peer, int tag) {
+    check(nexar_recv(buf.data(), buf.size(), dtype_of<T>(), peer, tag, comm_), comm_, "nexar_recv");
+  }
+  template <typename T>
+  Request isend(std::span<const T> buf, int peer, int tag) {
+    nexar_request_t r = nullptr;
+    check(nexar_isend(buf.data(), buf.size(), dtype_of<T>(), peer, tag, comm_, &r), comm_, "nexar_isend");
+    return Request(r);
+  }
+  template <typename T>
+  Request irecv(std::span<T> buf, int peer, int tag) {
+    nexar_request_t r = nullptr;
+    check(nexar_irecv(buf.data(), buf.size(), dtype_of<T>(), peer, tag, comm_, &r), comm_, "nexar_irecv");
+    return Request(r);
+  }
+
+  void barrier() { check(nexar_barrier(comm_), comm_, "nexar_barrier"); }
+  Request ibarrier() {
+    nexar_request_t r = nullptr;
+    check(nexar_ibarrier(comm_, &r), comm_, "nexar_ibarrier");
+    return Request(r);
+  }
+
+ private:
+  int query(nexar_result_t (*fn)(nexar_comm_t, int*), const char* name) const {
+    int v = -1;
+    check(fn(comm_, &v), comm_, name);
+    return v;
+  }
+  void reset() {
+    if (comm_) (void)nexar_comm_destroy(std::exchange(comm_, nullptr));
+  }
+  nexar_comm_t comm_ = nullptr;
+};
+
+}  // namespace nexar
