@@ -1,0 +1,34 @@
+// nexar-info: what this build of nexar is and every NEXAR_* parameter it reads, with its
+// type, default, current value and meaning (the registry of runtime/core/params_table.h).
+#include <cstdio>
+#include <cstring>
+
+#include "core/params.h"
+#include "nexar/nexar.h"
+
+namespace {
+const char* type_name(nexar::params::Type t) {
+  switch (t) {
+    case nexar::params::Type::INT: return "int";
+    case nexar::params::Type::DOUBLE: return "double";
+    case nexar::params::Type::STRING: return "string";
+    case nexar::params::Type::BOOL: return "bool";
+  }
+  return "?";
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1 && (std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0)) {
+    std::printf("usage: nexar-info\nPrints nexar's version and every NEXAR_* parameter.\n");
+    return 0;
+  }
+  std::printf("nexar %s\n\nParameters (environment variables):\n", nexar_version());
+  std::printf("%-26s %-7s %-12s %-12s %s\n", "name", "type", "default", "value", "meaning");
+  for (const auto& d : nexar::params::all()) {
+    std::string v = nexar::params::value_text(d.name);
+    std::printf("%-26s %-7s %-12s %-12s %s\n", d.name, type_name(d.type), *d.default_value ? d.default_value : "\"\"",
+                nexar::params::is_set(d.name) ? v.c_str() : "-", d.doc);
+  }
+  return 0;
+}
