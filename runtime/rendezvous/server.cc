@@ -14,8 +14,8 @@ namespace nexar::rendezvous {
 namespace {
 
 // State that lives as long as the Server or any of its connections (shared by the Server,
-// the accept handler, each app until its connection closed, posted tasks); touched on the progress thread only,
-// except `timer`, which is thread-safe.
+// each app until its connection closed, and posted tasks); touched on the progress
+// thread only, except `timer`, which is guarded by timer_mu.
 struct ServerCore : std::enable_shared_from_this<ServerCore> {
   quic::Endpoint* endpoint;
   Service service;
@@ -59,8 +59,7 @@ struct ServerCore : std::enable_shared_from_this<ServerCore> {
   }
 
   void stop() {
-    stopping = true;
-    endpoint->set_accept_handler([](quic::Connection&) -> quic::Application* { return nullptr; });
+    stopping = true;  // the accept handler refuses from now on
     // Copy: close() may call on_closed (and so release) at once.
     std::vector<std::shared_ptr<H3ServerApp>> live;
     for (auto& [p, app] : apps) live.push_back(app);
@@ -71,8 +70,9 @@ struct ServerCore : std::enable_shared_from_this<ServerCore> {
 };
 
 // Posts to the endpoint only while it exists. A LinkGuard rides in the accept handler,
-// which the endpoint destroys with itself (or stop() replaces): nexrun may destroy the
-// endpoint before the Server, and the timer thread must not post into a freed one.
+// which the endpoint destroys with itself: nexrun may destroy the endpoint before the
+// Server, and the timer thread must not post into a freed one. Lock order: link->mu,
+// then the endpoint's own lock (inside post).
 struct EndpointLink {
   std::mutex mu;
   quic::Endpoint* endpoint;
@@ -108,8 +108,6 @@ class ServerImpl : public Server {
       std::lock_guard<std::mutex> lock(core_->timer_mu);
       core_->timer = nullptr;
     }
-    // Joined before stop() replaces the accept handler: the guard's destructor takes
-    // link->mu under the endpoint's lock, the timer takes them the other way round.
     timer_.reset();
     std::unique_lock<std::mutex> lock(link_->mu);
     if (link_->gone) return;  // the endpoint closed every connection already
@@ -148,7 +146,13 @@ Status Server::start(quic::Endpoint* endpoint, std::function<std::string()> stat
   link->endpoint = endpoint;
   auto server = std::make_unique<ServerImpl>(core, link);
   std::shared_ptr<LinkGuard> guard(new LinkGuard{link});
-  endpoint->set_accept_handler([core, guard](quic::Connection& conn) { return core->accept(conn); });
+  // The handler stays installed after the Server is gone (refusing): replacing it would
+  // destroy the guard under the endpoint's lock, against the timer's lock order.
+  std::weak_ptr<ServerCore> weak = core;
+  endpoint->set_accept_handler([weak, guard](quic::Connection& conn) -> quic::Application* {
+    auto c = weak.lock();
+    return c ? c->accept(conn) : nullptr;
+  });
   NX_INFO(BOOT, "rendezvous: serving HTTP/3 at %s", endpoint->local_address().c_str());
   *out = std::move(server);
   return Status::Ok();

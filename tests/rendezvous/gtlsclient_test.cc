@@ -11,6 +11,7 @@
 
 #include <catch.hpp>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -35,7 +36,7 @@ std::string find_gtlsclient() {
 }
 
 struct Run {
-  int exit_code = -1;  // -1: killed by us after the deadline
+  int exit_code = -1;  // -1: killed by us after the deadline; -2: could not start it
   std::string body;    // the downloaded response body ("" if none)
   std::string log;     // its stderr + stdout
 };
@@ -48,15 +49,22 @@ std::string slurp(const std::string& path) {
 }
 
 // Runs gtlsclient for one request under `timeout` (and our own deadline), saving the
-// response body with --download into a fresh directory.
+// response body with --download into a fresh directory. No Catch assertions inside: it
+// also runs on a helper thread.
 Run run_gtlsclient(const std::string& exe, uint16_t port, const std::string& path, const std::string& credential,
-                   const std::string& method = "GET", const std::string& body_file = "") {
+                   const std::string& method = "GET", const std::string& body_file = "", int limit_s = 15) {
+  Run run;
   char tmpl[] = "/tmp/nexar-rdv-gtls-XXXXXX";
-  REQUIRE(mkdtemp(tmpl) != nullptr);
+  if (mkdtemp(tmpl) == nullptr) {
+    run.exit_code = -2;
+    run.log = "mkdtemp failed";
+    return run;
+  }
   std::string dir = tmpl, dl = dir + "/dl", log = dir + "/log";
-  REQUIRE(::mkdir(dl.c_str(), 0700) == 0);
+  ::mkdir(dl.c_str(), 0700);
   std::string p = std::to_string(port);
-  std::vector<std::string> args = {"timeout", "-k", "2", "15", exe, "--quiet", "--exit-on-all-streams-close",
+  // SIGKILL at the limit: the client vanishes without a CONNECTION_CLOSE.
+  std::vector<std::string> args = {"timeout", "-s", "KILL", std::to_string(limit_s), exe, "--quiet", "--exit-on-all-streams-close",
                                    "--timeout=5s", "--download=" + dl, "-m", method};
   if (!credential.empty()) {
     args.push_back("--cert=" + credential);
@@ -76,9 +84,14 @@ Run run_gtlsclient(const std::string& exe, uint16_t port, const std::string& pat
   pid_t pid = -1;
   int rc = posix_spawnp(&pid, "timeout", &fa, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
-  REQUIRE(rc == 0);
+  if (rc != 0) {
+    run.exit_code = -2;
+    run.log = std::string("posix_spawnp(timeout): ") + std::strerror(rc);
+    ::rmdir(dl.c_str());
+    ::rmdir(dir.c_str());
+    return run;
+  }
 
-  Run run;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(25);
   int status = 0;
   while (true) {
@@ -179,4 +192,41 @@ TEST_CASE("gtlsclient: the server's answers to a foreign client, valid and malfo
   }
   CHECK(c->client->set("still", "alive", std::chrono::seconds(5)).ok());
   ::unlink(data.c_str());
+}
+
+TEST_CASE("gtlsclient: a client that vanishes during a long poll leaves no waiter behind") {
+  std::string exe = find_gtlsclient();
+  if (exe.empty()) {
+    WARN("SKIPPED: gtlsclient not found (Debian package ngtcp2-client)");
+    return;
+  }
+  RdvFixture rdv(2);  // /status: the server's counters
+  auto c = rdv.client(0);
+  std::string json;
+  Run vanished;
+  std::thread foreign([&] {
+    // Killed after 1 s, long before its 60 s wait ends: the server learns of it only by
+    // the idle timeout (5 s), and must then drop the waiter.
+    vanished = run_gtlsclient(exe, rdv.port(), "/kv/never?wait=60000", rdv.files().rank_files[1], "GET", "", 1);
+  });
+  bool saw_waiter = false;
+  for (int i = 0; i < 100 && !saw_waiter; ++i) {
+    REQUIRE(c->client->status(&json, std::chrono::seconds(5)).ok());
+    saw_waiter = json.find("\"waiters\":1") != std::string::npos;
+    if (!saw_waiter) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  foreign.join();
+  INFO("gtlsclient exit " << vanished.exit_code << "\n" << vanished.log);
+  CHECK(vanished.exit_code == 128 + SIGKILL);  // timeout -s KILL reports 137
+  CHECK(vanished.body.empty());
+  CHECK(saw_waiter);
+  bool cleaned = false;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (!cleaned && std::chrono::steady_clock::now() < deadline) {
+    REQUIRE(c->client->status(&json, std::chrono::seconds(5)).ok());
+    cleaned = json.find("\"waiters\":0") != std::string::npos && json.find("\"clients\":1") != std::string::npos;
+    if (!cleaned) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  INFO(json);
+  CHECK(cleaned);
 }
