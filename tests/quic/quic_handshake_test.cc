@@ -243,3 +243,29 @@ TEST_CASE("connect: bad addresses and no server", "[quic]") {
   CHECK((app.close_status.code() == NEXAR_ERR_PEER_LOST || app.close_status.code() == NEXAR_ERR_TIMEOUT));
   CHECK(app.connected == 0);
 }
+
+TEST_CASE("handshake: 200 connections at once through one socket", "[quic]") {
+  constexpr int kConns = 200;
+  Job job(2);
+  Server server(job.rank(1));
+  EndpointOptions opt;
+  opt.server = false;
+  auto client = make_endpoint(job.rank(0), opt);
+  std::vector<std::unique_ptr<TestApp>> apps;
+  for (int i = 0; i < kConns; ++i) {
+    apps.push_back(std::make_unique<TestApp>());
+    REQUIRE(client->connect(server.ep->local_address(), "nexar/1", ExpectedPeer{1}, apps.back().get()).ok());
+  }
+  for (auto& a : apps) {
+    REQUIRE(a->wait([&] { return a->connected > 0 || a->closed; }, 30));
+    INFO(a->close_status.to_string());
+    REQUIRE(a->connected == 1);
+  }
+  CHECK(server.accepted() == kConns);
+  client.reset();  // closes all 200: each server side sees it
+  for (int i = 0; i < kConns; ++i) {
+    TestApp* s = server.app(static_cast<size_t>(i));
+    REQUIRE(s->wait([&] { return s->closed; }, 10));
+    CHECK(s->close_status.code() == NEXAR_ERR_PEER_LOST);
+  }
+}

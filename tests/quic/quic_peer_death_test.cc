@@ -78,6 +78,7 @@ TEST_CASE("peer death is detected within the idle timeout", "[quic]") {
   REQUIRE(child.read_until("connected", 10));
   REQUIRE(server.accepted() == 1);
   TestApp* s = server.app(0);
+  REQUIRE(s->wait([&] { return s->connected == 1; }, 5));
   CHECK(s->peer.rank == 1);
 
   double limit = kIdle + 1.0;
