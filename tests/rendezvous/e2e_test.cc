@@ -262,3 +262,38 @@ TEST_CASE("e2e: the endpoint may be destroyed before the server (nexrun's order)
   CHECK(pending.code() == NEXAR_ERR_PEER_LOST);
   c.reset();
 }
+
+TEST_CASE("e2e: a slow answer times out locally, and the connection stays usable") {
+  // The status callback runs on the server's progress thread: sleeping there holds every
+  // answer back, so the client's own deadline fires first and cancels the stream.
+  std::atomic<bool> slow{true};
+  RdvFixture rdv(2, [&] {
+    if (slow) std::this_thread::sleep_for(600ms);
+    return std::string("{}");
+  });
+  auto c = rdv.client(0);
+  std::string json;
+  auto t0 = Clock::now();
+  Status st = c->client->status(&json, 150ms);
+  INFO(st.to_string());
+  CHECK(st.code() == NEXAR_ERR_TIMEOUT);
+  CHECK(st.message().find("no answer within 150 ms") != std::string::npos);
+  CHECK(ms_since(t0) < 550);
+  slow = false;
+  REQUIRE_OK(c->client->set("after", "ok", 5s));
+  REQUIRE_OK(c->client->status(&json, 5s));
+  CHECK(json == "{}");
+}
+
+TEST_CASE("e2e: connect rejects malformed addresses and arguments") {
+  RdvFixture rdv(1);
+  auto ep = rdv.endpoint(rdv.files().rank_files[0]);
+  std::unique_ptr<rendezvous::Client> c;
+  for (const char* bad : {"", "localhost:1", "127.0.0.1", "127.0.0.1:99999", "[::1]:80"}) {
+    INFO(bad);
+    Status st = rendezvous::Client::connect(ep.get(), bad, 1s, &c);
+    CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
+    CHECK(c == nullptr);
+  }
+  CHECK(rendezvous::Client::connect(nullptr, rdv.address(), 1s, &c).code() == NEXAR_ERR_INVALID_ARGUMENT);
+}
