@@ -17,6 +17,10 @@
 
 namespace nexar::coll {
 
+// Which transport a communicator's collectives travel on; feeds the algorithm choice,
+// so it must be the same on every rank of the communicator.
+enum class CollTransport { NETWORK, SHM };
+
 // A transfer in flight; completed by CollContext::wait. Opaque to algorithms.
 struct Pending {
   void* impl = nullptr;
@@ -27,6 +31,8 @@ class CollContext {
   virtual ~CollContext() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  // See CollTransport. Implementations with shared memory between all ranks override it.
+  virtual CollTransport transport() const { return CollTransport::NETWORK; }
 
   virtual Status isend(int peer, int tag, const void* buf, size_t bytes, Pending* out) = 0;
   // Receives exactly `bytes` bytes (a different length is NEXAR_ERR_MISMATCH).

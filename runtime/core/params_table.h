@@ -25,5 +25,14 @@
   X(NEXAR_NUM_NODES,        INT,    "1",     "Host count (set by nexrun)") \
   X(NEXAR_JOB_ID,           STRING, "",      "Unique job id (set by nexrun)") \
   X(NEXAR_RENDEZVOUS,       STRING, "",      "host:port of the job's rendezvous service (set by nexrun)") \
+  X(NEXAR_ALGO,             STRING, "",      "Force collective algorithms: collective:algorithm list, e.g. allreduce:ring,broadcast:binomial (nexar-info lists them)") \
+  X(NEXAR_COST_LATENCY_US,  DOUBLE, "25",    "Cost model: microseconds per message over the network (collective algorithm choice)") \
+  X(NEXAR_COST_BANDWIDTH_GBPS, DOUBLE, "1.2", "Cost model: network bandwidth per rank, GB/s") \
+  X(NEXAR_COST_SHM_LATENCY_US, DOUBLE, "2",  "Cost model: microseconds per message over shared memory") \
+  X(NEXAR_COST_SHM_BANDWIDTH_GBPS, DOUBLE, "5", "Cost model: shared-memory bandwidth per rank, GB/s") \
+  X(NEXAR_COST_REDUCE_GBPS, DOUBLE, "4",     "Cost model: local reduction rate, GB/s") \
+  X(NEXAR_RING_SEGMENT_BYTES, INT,  "1048576", "Segment size of the pipelined ring allreduce") \
+  X(NEXAR_RING_PIPELINE_DEPTH, INT, "4",     "Segments the pipelined ring keeps in flight") \
+  X(NEXAR_BUCKET_BYTES,     INT,    "16777216", "Staging chunk of allreduce_bucketed (bytes)") \
   X(NEXAR_CREDENTIALS,      STRING, "",      "Path of this rank's credential file, mode 0600 (set by nexrun)")
 // clang-format on

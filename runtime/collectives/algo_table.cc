@@ -1,0 +1,73 @@
+#include "collectives/algo_table.h"
+
+#include "collectives/algorithms.h"
+#include "core/status.h"
+
+namespace nexar::coll {
+
+// Cost formulas use: a = latency per message, b = seconds per byte sent, g = seconds per
+// byte reduced, n = bytes, p = ranks, p2 = largest power of two <= p, L = ceil(log2 p).
+// In each kind, the first entry wins ties.
+const std::vector<AlgoDesc>& algo_table() {
+  using K = CollKind;
+  static const std::vector<AlgoDesc> table = {
+      {K::ALLREDUCE, "recursive_doubling", "any p (non-powers of two folded in); tiny messages",
+       "log2(p2)(a + n b + n g) [+ 2(a + n b) + n g if p != p2]", nullptr, allreduce_recursive_doubling_cost,
+       allreduce_recursive_doubling},
+      {K::ALLREDUCE, "halving_doubling", "any p (non-powers of two folded in); medium messages",
+       "2 log2(p2) a + 2n(p2-1)/p2 b + n(p2-1)/p2 g [+ 2(a + n b) + n g if p != p2]", nullptr,
+       allreduce_halving_doubling_cost, allreduce_halving_doubling},
+      {K::ALLREDUCE, "ring", "any p; large messages", "2(p-1) a + 2n(p-1)/p b + n(p-1)/p g", nullptr,
+       allreduce_ring_cost, allreduce_ring},
+      {K::ALLREDUCE, "ring_pipelined", "any p; very large messages (segments of NEXAR_RING_SEGMENT_BYTES)",
+       "(2(p-1) + nseg - 1) a + 2n(p-1)/p b + (one segment) g", nullptr, allreduce_ring_pipelined_cost,
+       allreduce_ring_pipelined},
+      {K::BROADCAST, "binomial", "any p; small and medium messages", "L (a + n b)", nullptr, broadcast_binomial_cost,
+       broadcast_binomial},
+      {K::BROADCAST, "scatter_allgather", "any p; large messages", "(L + p - 1) a + 2n(p-1)/p b", nullptr,
+       broadcast_scatter_allgather_cost, broadcast_scatter_allgather},
+      {K::REDUCE, "binomial", "any p; small and medium messages", "L (a + n b + n g)", nullptr, reduce_binomial_cost,
+       reduce_binomial},
+      {K::REDUCE, "reduce_scatter_gather", "any p; large messages", "2(p-1) a + 2n(p-1)/p b + n(p-1)/p g", nullptr,
+       reduce_scatter_gather_cost, reduce_scatter_gather},
+      {K::ALLGATHER, "recursive_doubling", "p a power of two", "L a + n(p-1)/p b (n = p * count bytes)", needs_pow2,
+       allgather_recursive_doubling_cost, allgather_recursive_doubling},
+      {K::ALLGATHER, "ring", "any p", "(p-1) a + n(p-1)/p b (n = p * count bytes)", nullptr, allgather_ring_cost,
+       allgather_ring},
+      {K::REDUCE_SCATTER, "halving", "p a power of two", "L a + n(p-1)/p (b + g) (n = p * count bytes)", needs_pow2,
+       reduce_scatter_halving_cost, reduce_scatter_halving},
+      {K::REDUCE_SCATTER, "ring", "any p", "(p-1) a + n(p-1)/p (b + g) (n = p * count bytes)", nullptr,
+       reduce_scatter_ring_cost, reduce_scatter_ring},
+      {K::GATHER, "binomial", "any p", "L a + n(p-1)/p b (n = p * count bytes)", nullptr, gather_binomial_cost,
+       gather_binomial},
+      {K::SCATTER, "binomial", "any p", "L a + n(p-1)/p b (n = p * count bytes)", nullptr, scatter_binomial_cost,
+       scatter_binomial},
+      {K::ALLTOALL, "pairwise", "any p", "(p-1) a + n(p-1)/p b (n = p * count bytes)", nullptr, alltoall_pairwise_cost,
+       alltoall_pairwise},
+      {K::SCAN, "recursive_doubling", "any p", "L (a + n b + 2n g)", nullptr, scan_recursive_doubling_cost,
+       scan_recursive_doubling},
+      {K::EXSCAN, "recursive_doubling", "any p", "L (a + n b + 2n g)", nullptr, exscan_recursive_doubling_cost,
+       exscan_recursive_doubling},
+      {K::BARRIER, "dissemination", "any p", "L a", nullptr, barrier_dissemination_cost, barrier_dissemination},
+      {K::ALLREDUCE_BUCKETED, "staged",
+       "any p; packs the buffers into chunks of NEXAR_BUCKET_BYTES, each reduced by the allreduce the model picks",
+       "sum over chunks of the chosen allreduce's cost", nullptr, allreduce_bucketed_staged_cost,
+       allreduce_bucketed_staged},
+  };
+  return table;
+}
+
+const AlgoDesc* find_algo(CollKind kind, const std::string& name) {
+  for (const AlgoDesc& d : algo_table())
+    if (d.kind == kind && name == d.name) return &d;
+  return nullptr;
+}
+
+std::string describe_algorithms() {
+  std::string out;
+  for (const AlgoDesc& d : algo_table())
+    out += strprintf("%-18s %-22s %s; cost %s\n", coll_kind_name(d.kind), d.name, d.applies_doc, d.cost_doc);
+  return out;
+}
+
+}  // namespace nexar::coll

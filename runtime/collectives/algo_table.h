@@ -1,0 +1,34 @@
+// The table of every collective algorithm: name, when it applies, its cost formula, and
+// the function that runs it. Used by the selector, NEXAR_ALGO, benchmarks and nexar-info.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "collectives/coll_context.h"
+#include "collectives/collective.h"
+#include "collectives/cost_model.h"
+#include "core/status.h"
+
+namespace nexar::coll {
+
+struct AlgoDesc {
+  CollKind kind;
+  const char* name;         // as in NEXAR_ALGO ("ring")
+  const char* applies_doc;  // when it applies and what it is for
+  const char* cost_doc;     // the cost formula, in words
+  // nullptr when it can run with p ranks on these arguments, else why not.
+  const char* (*why_not)(int p, const CollArgs& args);
+  // Predicted microseconds for p ranks and n bytes (the collective's size as the caller
+  // sees it: the vector for allreduce, size*count for allgather, ...).
+  double (*cost)(const CostModel& m, int p, double n);
+  Status (*run)(CollContext& ctx, const CollArgs& args);
+};
+
+const std::vector<AlgoDesc>& algo_table();
+// nullptr when kind has no algorithm of that name.
+const AlgoDesc* find_algo(CollKind kind, const std::string& name);
+// The table as text, one line per algorithm (for nexar-info).
+std::string describe_algorithms();
+
+}  // namespace nexar::coll

@@ -1,0 +1,29 @@
+#include "collectives/coll_util.h"
+
+#include <cstring>
+#include <new>
+
+#include "core/reduce.h"
+
+namespace nexar::coll {
+
+Status TempBuf::alloc(size_t bytes, const char* what) {
+  if (bytes == 0) return Status::Ok();
+  data_.reset(new (std::nothrow) unsigned char[bytes]);
+  if (!data_) return Status(NEXAR_ERR_SYSTEM, strprintf("out of memory allocating %zu bytes for %s", bytes, what));
+  return Status::Ok();
+}
+
+void reduce_ordered(void* out, const void* mine, const void* theirs, bool theirs_is_lower, size_t count,
+                    nexar_dtype_t dtype, nexar_op_t op) {
+  if (theirs_is_lower)
+    reduce(out, theirs, mine, count, dtype, op);
+  else
+    reduce(out, mine, theirs, count, dtype, op);
+}
+
+void copy_elems(void* dst, const void* src, size_t count, size_t esize) {
+  if (dst != src && count > 0) std::memmove(dst, src, count * esize);
+}
+
+}  // namespace nexar::coll

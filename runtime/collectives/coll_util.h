@@ -1,0 +1,57 @@
+// Small helpers shared by the algorithms: balanced block partitions, byte offsets,
+// temporary buffers whose allocation failure is a Status, and the op-order rule.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "collectives/coll_context.h"
+#include "core/status.h"
+#include "nexar/nexar.h"
+
+namespace nexar::coll {
+
+// count elements cut into n consecutive blocks whose lengths differ by at most one
+// (the first count % n blocks are one longer). off(n) == count.
+struct Blocks {
+  size_t count;
+  int n;
+  size_t off(int i) const {
+    const size_t q = count / static_cast<size_t>(n), r = count % static_cast<size_t>(n);
+    const size_t ui = static_cast<size_t>(i);
+    return q * ui + (ui < r ? ui : r);
+  }
+  size_t len(int i) const { return off(i + 1) - off(i); }
+  // Elements of blocks [lo, hi).
+  size_t span(int lo, int hi) const { return off(hi) - off(lo); }
+};
+
+inline unsigned char* at(void* base, size_t elems, size_t esize) {
+  return static_cast<unsigned char*>(base) + elems * esize;
+}
+inline const unsigned char* at(const void* base, size_t elems, size_t esize) {
+  return static_cast<const unsigned char*>(base) + elems * esize;
+}
+
+// A scratch buffer. alloc() returns NEXAR_ERR_SYSTEM (naming what it was for) instead
+// of throwing when memory runs out.
+class TempBuf {
+ public:
+  Status alloc(size_t bytes, const char* what);
+  unsigned char* data() { return data_.get(); }
+
+ private:
+  std::unique_ptr<unsigned char[]> data_;
+};
+
+inline int mod(int a, int p) { return ((a % p) + p) % p; }
+
+// out = a op b with the operand of the lower rank first (see core/reduce.h), so every
+// rank that combines the same two values gets the same bits.
+void reduce_ordered(void* out, const void* mine, const void* theirs, bool theirs_is_lower, size_t count,
+                    nexar_dtype_t dtype, nexar_op_t op);
+
+// Copies unless the two pointers are equal (memmove: callers may alias).
+void copy_elems(void* dst, const void* src, size_t count, size_t esize);
+
+}  // namespace nexar::coll

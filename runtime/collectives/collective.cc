@@ -1,0 +1,57 @@
+#include "collectives/collective.h"
+
+#include <atomic>
+
+#include "collectives/select.h"
+#include "core/dtype.h"
+#include "core/log.h"
+
+namespace nexar::coll {
+namespace {
+
+// The last algorithm logged at INFO per collective kind: INFO shows each change of
+// choice, TRACE every call.
+std::atomic<const AlgoDesc*> g_last_logged[kCollKindCount];
+
+void log_choice(const CollArgs& a, int p, CollTransport t, const Choice& c) {
+  const double bytes = collective_bytes(a, p);
+  const char* why = c.forced ? "forced by NEXAR_ALGO" : "lowest modelled cost";
+  NX_TRACE(COLL, "%s: %.0f bytes, %d ranks, %s -> %s (%.1f us, %s)", coll_kind_name(a.kind), bytes, p,
+           coll_transport_name(t), c.algo->name, c.cost_us, why);
+  if (g_last_logged[static_cast<int>(a.kind)].exchange(c.algo) != c.algo)
+    NX_INFO(COLL, "%s: %.0f bytes, %d ranks, %s -> %s (%.1f us, %s)", coll_kind_name(a.kind), bytes, p,
+            coll_transport_name(t), c.algo->name, c.cost_us, why);
+}
+
+}  // namespace
+
+const char* coll_kind_name(CollKind kind) {
+  switch (kind) {
+    case CollKind::ALLREDUCE: return "allreduce";
+    case CollKind::BROADCAST: return "broadcast";
+    case CollKind::REDUCE: return "reduce";
+    case CollKind::ALLGATHER: return "allgather";
+    case CollKind::REDUCE_SCATTER: return "reduce_scatter";
+    case CollKind::GATHER: return "gather";
+    case CollKind::SCATTER: return "scatter";
+    case CollKind::ALLTOALL: return "alltoall";
+    case CollKind::SCAN: return "scan";
+    case CollKind::EXSCAN: return "exscan";
+    case CollKind::BARRIER: return "barrier";
+    case CollKind::ALLREDUCE_BUCKETED: return "allreduce_bucketed";
+  }
+  return "invalid";
+}
+
+Status run_collective(CollContext& ctx, const CollArgs& args) {
+  const int p = ctx.size();
+  const CollTransport t = ctx.transport();
+  Choice c;
+  NX_RETURN_IF_ERROR(select_algorithm(args, p, t, &c));
+  log_choice(args, p, t, c);
+  Status st = c.algo->run(ctx, args);
+  if (!st.ok()) return st.with_context(strprintf("%s (%s)", coll_kind_name(args.kind), c.algo->name));
+  return st;
+}
+
+}  // namespace nexar::coll

@@ -1,0 +1,50 @@
+#include "collectives/cost_model.h"
+
+#include "core/log.h"
+#include "core/params.h"
+
+namespace nexar::coll {
+namespace {
+
+double positive(const char* name) {
+  const double v = params::get_double(name);
+  if (v > 0) return v;
+  NX_WARN(ENV, "%s=%g must be > 0; using its default", name, v);
+  for (const params::Def& d : params::all())
+    if (std::string(d.name) == name) return std::stod(d.default_value);
+  return 1.0;
+}
+
+}  // namespace
+
+const char* coll_transport_name(CollTransport t) { return t == CollTransport::SHM ? "shm" : "network"; }
+
+CostModel cost_model_from_params(CollTransport t) {
+  CostModel m;
+  const bool shm = t == CollTransport::SHM;
+  m.alpha_us = positive(shm ? "NEXAR_COST_SHM_LATENCY_US" : "NEXAR_COST_LATENCY_US");
+  // GB/s -> us per byte: 1 GB/s is 1e3 bytes per us.
+  m.beta_us_per_byte = 1.0 / (positive(shm ? "NEXAR_COST_SHM_BANDWIDTH_GBPS" : "NEXAR_COST_BANDWIDTH_GBPS") * 1e3);
+  m.gamma_us_per_byte = 1.0 / (positive("NEXAR_COST_REDUCE_GBPS") * 1e3);
+  const int64_t seg = params::get_int("NEXAR_RING_SEGMENT_BYTES");
+  m.segment_bytes = seg > 0 ? static_cast<size_t>(seg) : size_t{1} << 20;
+  const int64_t depth = params::get_int("NEXAR_RING_PIPELINE_DEPTH");
+  m.pipeline_depth = depth >= 1 && depth <= 1024 ? static_cast<int>(depth) : 4;
+  const int64_t bucket = params::get_int("NEXAR_BUCKET_BYTES");
+  m.bucket_bytes = bucket > 0 ? static_cast<size_t>(bucket) : size_t{16} << 20;
+  return m;
+}
+
+int ceil_log2(int p) {
+  int k = 0;
+  while ((1 << k) < p) ++k;
+  return k;
+}
+
+int floor_pow2(int p) {
+  int q = 1;
+  while (q * 2 <= p) q *= 2;
+  return q;
+}
+
+}  // namespace nexar::coll

@@ -1,0 +1,35 @@
+// The cost model that ranks algorithms: time = messages * latency + bytes / bandwidth
+// + bytes reduced / reduction rate, per algorithm (formulas in each algorithm's file and
+// in docs/collectives.md). Parameters come from NEXAR_COST_* (per transport).
+#pragma once
+
+#include <cstddef>
+
+#include "collectives/coll_context.h"
+
+namespace nexar::coll {
+
+const char* coll_transport_name(CollTransport t);
+
+struct CostModel {
+  double alpha_us = 25.0;       // per message (latency)
+  double beta_us_per_byte = 0;  // 1 / bandwidth
+  double gamma_us_per_byte = 0; // 1 / local reduction rate
+  size_t segment_bytes = 1 << 20;
+  int pipeline_depth = 4;
+  size_t bucket_bytes = 16 << 20;  // allreduce_bucketed staging chunk
+
+  // alpha * msgs + beta * bytes
+  double xfer(double msgs, double bytes) const { return alpha_us * msgs + beta_us_per_byte * bytes; }
+  double reduce(double bytes) const { return gamma_us_per_byte * bytes; }
+};
+
+// Reads NEXAR_COST_* for transport t, NEXAR_RING_SEGMENT_BYTES, NEXAR_RING_PIPELINE_DEPTH
+// and NEXAR_BUCKET_BYTES.
+CostModel cost_model_from_params(CollTransport t);
+
+int ceil_log2(int p);
+int floor_pow2(int p);
+inline bool is_pow2(int p) { return p > 0 && (p & (p - 1)) == 0; }
+
+}  // namespace nexar::coll

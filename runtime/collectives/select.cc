@@ -1,0 +1,105 @@
+#include "collectives/select.h"
+
+#include <limits>
+
+#include "core/dtype.h"
+#include "core/params.h"
+
+namespace nexar::coll {
+namespace {
+
+std::string trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+std::string names_of(CollKind kind) {
+  std::string out;
+  for (const AlgoDesc& d : algo_table())
+    if (d.kind == kind) out += std::string(out.empty() ? "" : ", ") + d.name;
+  return out;
+}
+
+bool kind_from_name(const std::string& name, CollKind* out) {
+  for (int k = 0; k < kCollKindCount; ++k)
+    if (name == coll_kind_name(static_cast<CollKind>(k))) {
+      *out = static_cast<CollKind>(k);
+      return true;
+    }
+  return false;
+}
+
+}  // namespace
+
+Status parse_algo_overrides(const std::string& spec, std::array<std::string, kCollKindCount>* out) {
+  out->fill("");
+  size_t pos = 0;
+  while (pos <= spec.size()) {
+    size_t comma = spec.find(',', pos);
+    if (comma == std::string::npos) comma = spec.size();
+    const std::string item = trim(spec.substr(pos, comma - pos));
+    pos = comma + 1;
+    if (item.empty()) continue;
+    const size_t colon = item.find(':');
+    if (colon == std::string::npos)
+      return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                    strprintf("NEXAR_ALGO item '%s' is not collective:algorithm (e.g. allreduce:ring)", item.c_str()));
+    const std::string kname = trim(item.substr(0, colon)), aname = trim(item.substr(colon + 1));
+    CollKind kind;
+    if (!kind_from_name(kname, &kind)) {
+      std::string kinds;
+      for (int k = 0; k < kCollKindCount; ++k) kinds += std::string(k ? ", " : "") + coll_kind_name(static_cast<CollKind>(k));
+      return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                    strprintf("NEXAR_ALGO names unknown collective '%s' (known: %s)", kname.c_str(), kinds.c_str()));
+    }
+    if (!find_algo(kind, aname))
+      return Status(NEXAR_ERR_INVALID_ARGUMENT, strprintf("NEXAR_ALGO names unknown %s algorithm '%s' (known: %s)",
+                                                          kname.c_str(), aname.c_str(), names_of(kind).c_str()));
+    (*out)[static_cast<int>(kind)] = aname;
+  }
+  return Status::Ok();
+}
+
+double collective_bytes(const CollArgs& a, int p) {
+  const double es = static_cast<double>(dtype_size(a.dtype));
+  switch (a.kind) {
+    case CollKind::ALLGATHER: case CollKind::GATHER: case CollKind::SCATTER:
+    case CollKind::REDUCE_SCATTER: case CollKind::ALLTOALL:
+      return static_cast<double>(a.count) * es * p;
+    case CollKind::BARRIER: return 0;
+    case CollKind::ALLREDUCE_BUCKETED: {
+      double n = 0;
+      for (size_t i = 0; i < a.nbufs; ++i) n += static_cast<double>(a.counts[i]);
+      return n * es;
+    }
+    default: return static_cast<double>(a.count) * es;
+  }
+}
+
+Status select_algorithm(const CollArgs& a, int p, CollTransport transport, Choice* out) {
+  std::array<std::string, kCollKindCount> forced;
+  NX_RETURN_IF_ERROR(parse_algo_overrides(params::get_string("NEXAR_ALGO"), &forced));
+  const CostModel m = cost_model_from_params(transport);
+  const double n = collective_bytes(a, p);
+  const std::string& want = forced[static_cast<int>(a.kind)];
+  if (!want.empty()) {
+    const AlgoDesc* d = find_algo(a.kind, want);
+    if (const char* why = d->why_not ? d->why_not(p, a) : nullptr)
+      return Status(NEXAR_ERR_INVALID_ARGUMENT, strprintf("NEXAR_ALGO forces %s:%s, which cannot run here: %s (%d ranks)",
+                                                          coll_kind_name(a.kind), d->name, why, p));
+    *out = Choice{d, d->cost(m, p, n), true};
+    return Status::Ok();
+  }
+  Choice best{nullptr, std::numeric_limits<double>::infinity(), false};
+  for (const AlgoDesc& d : algo_table()) {
+    if (d.kind != a.kind || (d.why_not && d.why_not(p, a))) continue;
+    const double c = d.cost(m, p, n);
+    if (!best.algo || c < best.cost_us) best = Choice{&d, c, false};  // ties: the table's order
+  }
+  if (!best.algo)
+    return Status(NEXAR_ERR_INTERNAL, strprintf("no %s algorithm applies with %d ranks", coll_kind_name(a.kind), p));
+  *out = best;
+  return Status::Ok();
+}
+
+}  // namespace nexar::coll

@@ -1,0 +1,30 @@
+// Choosing an algorithm: NEXAR_ALGO when it names one for this collective, else the
+// applicable algorithm with the lowest predicted cost (cost_model.h).
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "collectives/algo_table.h"
+
+namespace nexar::coll {
+
+struct Choice {
+  const AlgoDesc* algo = nullptr;
+  double cost_us = 0;
+  bool forced = false;  // by NEXAR_ALGO
+};
+
+// Parses "allreduce:ring,broadcast:binomial" (spaces allowed around items). out[kind]
+// gets the forced name or "" . An unknown collective or algorithm name, or an item
+// without ':', is NEXAR_ERR_INVALID_ARGUMENT naming it and listing the valid names.
+Status parse_algo_overrides(const std::string& spec, std::array<std::string, kCollKindCount>* out);
+
+// The bytes the cost model charges for a call (the vector, or size * count for the
+// gather / scatter family, or the sum of the buckets).
+double collective_bytes(const CollArgs& args, int p);
+
+// A forced algorithm that cannot run with p ranks is NEXAR_ERR_INVALID_ARGUMENT.
+Status select_algorithm(const CollArgs& args, int p, CollTransport transport, Choice* out);
+
+}  // namespace nexar::coll
