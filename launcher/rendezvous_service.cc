@@ -22,9 +22,10 @@ Status RendezvousService::start(const std::string& launcher_credential_file,
 }
 
 void RendezvousService::stop() {
-  // The endpoint first: closing it calls back into the server's per-connection state.
-  endpoint_.reset();
+  // The server first: it detaches from the endpoint's connections and its timer, so the
+  // endpoint's own teardown then has nothing left to call back into.
   server_.reset();
+  endpoint_.reset();
 }
 
 }  // namespace nexar::launcher
