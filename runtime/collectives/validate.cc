@@ -1,5 +1,6 @@
 // validate_collective_args: the local checks the API layer runs before anything is sent.
 #include <cstdint>
+#include <cstring>
 
 #include "collectives/collective.h"
 #include "core/dtype.h"
@@ -9,6 +10,16 @@ namespace {
 
 Status invalid(const CollArgs& a, const std::string& what) {
   return Status(NEXAR_ERR_INVALID_ARGUMENT, strprintf("%s: %s", coll_kind_name(a.kind), what.c_str()));
+}
+
+// The value of a C enum argument read as an int: a caller may pass any int, and loading
+// an out-of-range value as the enum type is undefined behaviour (UBSan: -fsanitize=enum).
+template <typename E>
+int raw_value(const E& e) {
+  static_assert(sizeof(E) == sizeof(int));
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
 }
 
 bool uses_op(CollKind k) {
@@ -53,8 +64,10 @@ Status validate_collective_args(const CollArgs& a, int rank, int size) {
   if (size < 1 || rank < 0 || rank >= size)
     return invalid(a, strprintf("rank %d of %d ranks is not a valid position", rank, size));
   const bool has_data = a.kind != CollKind::BARRIER;
-  if (has_data && !dtype_valid(a.dtype)) return invalid(a, strprintf("dtype %d is not a nexar_dtype_t", a.dtype));
-  if (uses_op(a.kind) && !op_valid(a.op)) return invalid(a, strprintf("op %d is not a nexar_op_t", a.op));
+  const int dtype = raw_value(a.dtype), op = raw_value(a.op);
+  if (has_data && (dtype < NEXAR_INT8 || dtype > NEXAR_FLOAT64))
+    return invalid(a, strprintf("dtype %d is not a nexar_dtype_t", dtype));
+  if (uses_op(a.kind) && (op < NEXAR_SUM || op > NEXAR_AVG)) return invalid(a, strprintf("op %d is not a nexar_op_t", op));
   if (uses_root(a.kind) && (a.root < 0 || a.root >= size))
     return invalid(a, strprintf("root %d is outside [0, %d)", a.root, size));
   if (!has_data) return Status::Ok();

@@ -141,12 +141,14 @@ TEST_CASE("every dtype x op matches an element-wise reference, any length and al
           const size_t es = dtype_size(d);
           const Bytes a = random_values(count, d, gen, false), b = random_values(count, d, gen, false);
           Bytes abuf(count * es + 8), bbuf(count * es + 8), obuf(count * es + 8, 0xAB), want(count * es);
-          std::memcpy(abuf.data() + misalign, a.data(), a.size());
-          std::memcpy(bbuf.data() + (misalign * 2) % 5, b.data(), b.size());
+          if (count > 0) {
+            std::memcpy(abuf.data() + misalign, a.data(), a.size());
+            std::memcpy(bbuf.data() + (misalign * 2) % 5, b.data(), b.size());
+          }
           for (size_t i = 0; i < count; ++i) reference_one(&want[i * es], &a[i * es], &b[i * es], d, op);
           reduce(obuf.data() + misalign, abuf.data() + misalign, bbuf.data() + (misalign * 2) % 5, count, d, op);
           INFO(describe(d, op) << " count " << count << " misalign " << misalign);
-          REQUIRE(std::memcmp(obuf.data() + misalign, want.data(), want.size()) == 0);
+          REQUIRE(Bytes(obuf.begin() + misalign, obuf.begin() + misalign + count * es) == want);
           for (size_t i = 0; i < misalign; ++i) REQUIRE(obuf[i] == 0xAB);  // nothing written before
           REQUIRE(obuf[misalign + count * es] == 0xAB);                     // nor after
           // In place (out == a).

@@ -1,0 +1,181 @@
+// Algorithm selection (cost model, NEXAR_ALGO, logging), the algorithm table, and the
+// local argument validation.
+#include <catch.hpp>
+#include <unistd.h>
+
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+
+#include "coll_test_util.h"
+#include "collectives/select.h"
+#include "core/log.h"
+#include "thread_world.h"
+
+using namespace nexar;
+using namespace nexar::coll;
+using namespace nexar::coll::test;
+
+namespace {
+
+std::string chosen(CollKind kind, int p, size_t count, CollTransport t = CollTransport::NETWORK) {
+  CollArgs a{kind};
+  a.count = count;
+  a.dtype = NEXAR_UINT8;
+  Choice c;
+  const Status st = select_algorithm(a, p, t, &c);
+  REQUIRE(st.ok());
+  return c.algo->name;
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("NEXAR_ALGO grammar and its errors", "[select]") {
+  std::array<std::string, kCollKindCount> out;
+  REQUIRE(parse_algo_overrides(" allreduce:ring , broadcast: binomial,,", &out).ok());
+  CHECK(out[static_cast<int>(CollKind::ALLREDUCE)] == "ring");
+  CHECK(out[static_cast<int>(CollKind::BROADCAST)] == "binomial");
+  CHECK(out[static_cast<int>(CollKind::REDUCE)].empty());
+  Status st = parse_algo_overrides("allreduce:fast", &out);
+  CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
+  CHECK(contains(st.message(), "'fast'"));
+  CHECK(contains(st.message(), "ring_pipelined"));  // lists the valid names
+  st = parse_algo_overrides("allreduc:ring", &out);
+  CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
+  CHECK(contains(st.message(), "'allreduc'"));
+  st = parse_algo_overrides("ring", &out);
+  CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
+  CHECK(contains(st.message(), "collective:algorithm"));
+}
+
+TEST_CASE("a bad NEXAR_ALGO fails every rank before anything is sent", "[select]") {
+  ScopedEnv env("NEXAR_ALGO", "allreduce:fastest");
+  ThreadWorld w(3);
+  float x[4] = {1, 2, 3, 4};
+  const auto st = w.run([&](CollContext& ctx) {
+    float y[4];
+    return run_collective(ctx, CollArgs{CollKind::ALLREDUCE, x, y, 4, NEXAR_FLOAT32, NEXAR_SUM});
+  });
+  for (const Status& s : st) CHECK(s.code() == NEXAR_ERR_INVALID_ARGUMENT);
+  CHECK(w.messages_sent() == 0);
+}
+
+TEST_CASE("forcing an algorithm that cannot run is a clear error", "[select]") {
+  for (const char* force : {"allgather:recursive_doubling", "reduce_scatter:halving"}) {
+    ScopedEnv env("NEXAR_ALGO", force);
+    CollArgs a{std::string(force).rfind("allgather", 0) == 0 ? CollKind::ALLGATHER : CollKind::REDUCE_SCATTER};
+    Choice c;
+    const Status st = select_algorithm(a, 6, CollTransport::NETWORK, &c);
+    CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
+    CHECK(contains(st.message(), "power-of-two"));
+    CHECK(contains(st.message(), "6 ranks"));
+    CHECK(select_algorithm(a, 8, CollTransport::NETWORK, &c).ok());
+    CHECK(c.forced);
+  }
+}
+
+TEST_CASE("the cost model picks latency-bound algorithms for small messages, bandwidth-bound for large", "[select]") {
+  ScopedEnv env("NEXAR_ALGO", nullptr);
+  CHECK(chosen(CollKind::ALLREDUCE, 8, 8) == "recursive_doubling");
+  CHECK(chosen(CollKind::ALLREDUCE, 8, 256 << 10) == "halving_doubling");
+  CHECK(contains(chosen(CollKind::ALLREDUCE, 7, size_t{256} << 20), "ring"));
+  CHECK(chosen(CollKind::BROADCAST, 8, 8) == "binomial");
+  CHECK(chosen(CollKind::BROADCAST, 8, 64 << 20) == "scatter_allgather");
+  CHECK(chosen(CollKind::REDUCE, 8, 8) == "binomial");
+  CHECK(chosen(CollKind::REDUCE, 8, 64 << 20) == "reduce_scatter_gather");
+  CHECK(chosen(CollKind::ALLGATHER, 8, 100) == "recursive_doubling");
+  CHECK(chosen(CollKind::ALLGATHER, 6, 100) == "ring");  // the other does not apply
+  CHECK(chosen(CollKind::REDUCE_SCATTER, 5, 100) == "ring");
+}
+
+TEST_CASE("cost parameters are overridable, per transport", "[select]") {
+  ScopedEnv algo("NEXAR_ALGO", nullptr);
+  const size_t big = size_t{64} << 20;
+  CHECK(contains(chosen(CollKind::ALLREDUCE, 8, big), "ring"));
+  const std::string shm_before = chosen(CollKind::ALLREDUCE, 8, big, CollTransport::SHM);
+  {
+    // Free bandwidth and reduction: only latency counts, so the fewest rounds win.
+    ScopedEnv bw("NEXAR_COST_BANDWIDTH_GBPS", "1e12"), rd("NEXAR_COST_REDUCE_GBPS", "1e12");
+    CHECK(chosen(CollKind::ALLREDUCE, 8, big) == "recursive_doubling");
+  }
+  {
+    ScopedEnv bw("NEXAR_COST_BANDWIDTH_GBPS", "1e12");  // network only: SHM's choice stays
+    CHECK(chosen(CollKind::ALLREDUCE, 8, big, CollTransport::SHM) == shm_before);
+  }
+  ScopedEnv lat("NEXAR_COST_SHM_LATENCY_US", "1e6");
+  CHECK(chosen(CollKind::BROADCAST, 8, big, CollTransport::SHM) == "binomial");
+  CHECK(chosen(CollKind::BROADCAST, 8, big, CollTransport::NETWORK) == "scatter_allgather");
+}
+
+TEST_CASE("the choice is logged at INFO under COLL", "[select]") {
+  char path[] = "/tmp/nexar-coll-log-XXXXXX";
+  const int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  close(fd);
+  {
+    ScopedEnv lvl("NEXAR_DEBUG", "INFO"), file("NEXAR_DEBUG_FILE", path), algo("NEXAR_ALGO", "allreduce:ring");
+    log_reload();
+    ThreadWorld w(2);
+    const auto st = w.run([&](CollContext& ctx) {
+      int32_t x = 1, y = 0;
+      return run_collective(ctx, CollArgs{CollKind::ALLREDUCE, &x, &y, 1, NEXAR_INT32, NEXAR_SUM});
+    });
+    for (const Status& s : st) REQUIRE(s.ok());
+  }
+  log_reload();
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  unlink(path);
+  CHECK(contains(text.str(), "INFO COLL allreduce: 4 bytes, 2 ranks, network -> ring"));
+  CHECK(contains(text.str(), "forced by NEXAR_ALGO"));
+}
+
+TEST_CASE("the table: every collective has an algorithm for every world size", "[select]") {
+  const std::string text = describe_algorithms();
+  for (const AlgoDesc& d : algo_table()) CHECK(contains(text, d.name));
+  ScopedEnv algo("NEXAR_ALGO", nullptr);
+  for (int k = 0; k < kCollKindCount; ++k)
+    for (int p = 1; p <= 17; ++p) {
+      CollArgs a{static_cast<CollKind>(k)};
+      Choice c;
+      INFO(coll_kind_name(a.kind) << " p=" << p);
+      CHECK(select_algorithm(a, p, CollTransport::NETWORK, &c).ok());
+    }
+}
+
+TEST_CASE("argument validation names the argument and its value", "[validate]") {
+  int32_t buf[8] = {};
+  auto check = [](const CollArgs& a, int rank, int size, const char* part) {
+    const Status st = validate_collective_args(a, rank, size);
+    INFO(st.to_string());
+    CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
+    CHECK(contains(st.message(), part));
+  };
+  check(CollArgs{CollKind::ALLREDUCE, buf, buf, 2, static_cast<nexar_dtype_t>(99), NEXAR_SUM}, 0, 2, "dtype 99");
+  check(CollArgs{CollKind::ALLREDUCE, buf, buf, 2, NEXAR_INT32, static_cast<nexar_op_t>(-3)}, 0, 2, "op -3");
+  check(CollArgs{CollKind::BROADCAST, nullptr, buf, 2, NEXAR_INT32, NEXAR_SUM, 2}, 0, 2, "root 2");
+  check(CollArgs{CollKind::GATHER, buf, buf, 2, NEXAR_INT32, NEXAR_SUM, -1}, 0, 2, "root -1");
+  check(CollArgs{CollKind::ALLREDUCE, nullptr, buf, 2, NEXAR_INT32, NEXAR_SUM}, 0, 2, "sendbuf is NULL with count 2");
+  check(CollArgs{CollKind::REDUCE, buf, nullptr, 2, NEXAR_INT32, NEXAR_SUM, 1}, 1, 2, "recvbuf is NULL");
+  check(CollArgs{CollKind::ALLGATHER, buf, buf, SIZE_MAX / 8, NEXAR_INT32, NEXAR_SUM}, 0, 4, "overflows");
+  // Fine: count 0 with NULLs, unused buffers NULL, unused op/root ignored.
+  CHECK(validate_collective_args(CollArgs{CollKind::ALLREDUCE, nullptr, nullptr, 0, NEXAR_INT32, NEXAR_SUM}, 0, 2).ok());
+  CHECK(validate_collective_args(CollArgs{CollKind::GATHER, buf, nullptr, 2, NEXAR_INT32, NEXAR_SUM, 1}, 0, 2).ok());
+  CHECK(validate_collective_args(CollArgs{CollKind::SCATTER, nullptr, buf, 2, NEXAR_INT32, NEXAR_SUM, 1}, 0, 2).ok());
+  CHECK(validate_collective_args(CollArgs{CollKind::BROADCAST, nullptr, buf, 2, NEXAR_INT32,
+                                          static_cast<nexar_op_t>(77), 1}, 0, 2).ok());
+  CHECK(validate_collective_args(CollArgs{CollKind::BARRIER}, 1, 2).ok());
+  void* bufs[2] = {buf, nullptr};
+  size_t counts[2] = {1, 3};
+  CollArgs b{CollKind::ALLREDUCE_BUCKETED};
+  b.dtype = NEXAR_INT32;
+  b.bufs = bufs;
+  b.counts = counts;
+  b.nbufs = 2;
+  check(b, 0, 2, "bufs[1] is NULL with counts[1] = 3");
+  counts[1] = 0;
+  CHECK(validate_collective_args(b, 0, 2).ok());
+}
