@@ -159,11 +159,69 @@ NEXAR_API nexar_result_t nexar_irecv(void *buf, size_t count, nexar_dtype_t dtyp
 /* ------------------------------------------------------------------------------------ */
 /* Collectives                                                                            */
 /* ------------------------------------------------------------------------------------ */
+/*
+ * Every rank of comm calls the same collectives in the same order with matching count,
+ * dtype, op and root. Counts are elements. sendbuf == recvbuf means in place. The
+ * algorithm is chosen at run time from message size, world size and transport by a cost
+ * model (NEXAR_ALGO forces one, e.g. "allreduce:ring,broadcast:binomial"; nexar-info lists
+ * them). Every rank gets bit-identical results whatever the algorithm. float16 and
+ * bfloat16 reduce in float32 and round to nearest even; integers wrap; NEXAR_AVG is the sum
+ * divided by the number of ranks (integer division for integer types).
+ *
+ * Results common to all: NEXAR_ERR_INVALID_ARGUMENT, found locally before anything is
+ * sent, naming the argument (NULL comm, NULL buffer with a non-zero count, unknown dtype
+ * or op, root outside [0, size)); the communicator stays usable. NEXAR_ERR_MISMATCH when
+ * ranks disagree (count, dtype, op, root, or which collective they called): every rank
+ * gets it, with a message naming what differed and both values. NEXAR_ERR_PEER_LOST,
+ * NEXAR_ERR_TIMEOUT, NEXAR_ERR_ABORTED as everywhere.
+ *
+ * Non-blocking variants (nexar_i*) take the same arguments plus *req; the buffers (and for
+ * the bucketed allreduce the bufs and counts arrays) must stay valid until the request
+ * completes. Several may be outstanding on one communicator; they complete as if issued
+ * in order, also relative to blocking collectives.
+ */
 
-/** Returns once every rank of comm has entered the barrier. Collective. */
+/** Reduces count elements across all ranks with op; every rank receives the result. */
+NEXAR_API nexar_result_t nexar_allreduce(const void *sendbuf, void *recvbuf, size_t count, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm);
+/** Copies count elements of root's buf to every rank's buf. */
+NEXAR_API nexar_result_t nexar_broadcast(void *buf, size_t count, nexar_dtype_t dtype, int root, nexar_comm_t comm);
+/** Reduces count elements with op into root's recvbuf (recvbuf is ignored elsewhere and may be NULL). */
+NEXAR_API nexar_result_t nexar_reduce(const void *sendbuf, void *recvbuf, size_t count, nexar_dtype_t dtype, nexar_op_t op, int root, nexar_comm_t comm);
+/** Each rank contributes sendcount elements; every rank receives size * sendcount, rank r's at r * sendcount. */
+NEXAR_API nexar_result_t nexar_allgather(const void *sendbuf, void *recvbuf, size_t sendcount, nexar_dtype_t dtype, nexar_comm_t comm);
+/** Reduces size * recvcount elements with op; rank r receives block r (elements [r*recvcount, (r+1)*recvcount)).
+ *  In place (sendbuf == recvbuf): recvbuf holds the size * recvcount inputs and gets block r at its start. */
+NEXAR_API nexar_result_t nexar_reduce_scatter(const void *sendbuf, void *recvbuf, size_t recvcount, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm);
+/** Root receives size * sendcount elements, rank r's at r * sendcount (recvbuf ignored elsewhere). */
+NEXAR_API nexar_result_t nexar_gather(const void *sendbuf, void *recvbuf, size_t sendcount, nexar_dtype_t dtype, int root, nexar_comm_t comm);
+/** Rank r receives block r (recvcount elements) of root's sendbuf (size * recvcount elements; ignored elsewhere). */
+NEXAR_API nexar_result_t nexar_scatter(const void *sendbuf, void *recvbuf, size_t recvcount, nexar_dtype_t dtype, int root, nexar_comm_t comm);
+/** Sends count elements to and receives count elements from each rank: block j of sendbuf goes to rank j,
+ *  block i of recvbuf comes from rank i. */
+NEXAR_API nexar_result_t nexar_alltoall(const void *sendbuf, void *recvbuf, size_t count, nexar_dtype_t dtype, nexar_comm_t comm);
+/** Inclusive prefix reduction: rank r receives op over ranks 0..r. */
+NEXAR_API nexar_result_t nexar_scan(const void *sendbuf, void *recvbuf, size_t count, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm);
+/** Exclusive prefix reduction: rank r receives op over ranks 0..r-1; rank 0's recvbuf is set to the identity of op
+ *  (SUM and AVG 0, PROD 1, MIN the type's largest value, MAX its lowest). */
+NEXAR_API nexar_result_t nexar_exscan(const void *sendbuf, void *recvbuf, size_t count, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm);
+/** Returns once every rank of comm has entered the barrier. */
 NEXAR_API nexar_result_t nexar_barrier(nexar_comm_t comm);
+/** Allreduces nbufs buffers in place (bufs[i] holds counts[i] elements), fused into as few transfers as possible. */
+NEXAR_API nexar_result_t nexar_allreduce_bucketed(void *const *bufs, const size_t *counts, size_t nbufs, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm);
+
+NEXAR_API nexar_result_t nexar_iallreduce(const void *sendbuf, void *recvbuf, size_t count, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm, nexar_request_t *req);
+NEXAR_API nexar_result_t nexar_ibroadcast(void *buf, size_t count, nexar_dtype_t dtype, int root, nexar_comm_t comm, nexar_request_t *req);
+NEXAR_API nexar_result_t nexar_ireduce(const void *sendbuf, void *recvbuf, size_t count, nexar_dtype_t dtype, nexar_op_t op, int root, nexar_comm_t comm, nexar_request_t *req);
+NEXAR_API nexar_result_t nexar_iallgather(const void *sendbuf, void *recvbuf, size_t sendcount, nexar_dtype_t dtype, nexar_comm_t comm, nexar_request_t *req);
+NEXAR_API nexar_result_t nexar_ireduce_scatter(const void *sendbuf, void *recvbuf, size_t recvcount, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm, nexar_request_t *req);
+NEXAR_API nexar_result_t nexar_igather(const void *sendbuf, void *recvbuf, size_t sendcount, nexar_dtype_t dtype, int root, nexar_comm_t comm, nexar_request_t *req);
+NEXAR_API nexar_result_t nexar_iscatter(const void *sendbuf, void *recvbuf, size_t recvcount, nexar_dtype_t dtype, int root, nexar_comm_t comm, nexar_request_t *req);
+NEXAR_API nexar_result_t nexar_ialltoall(const void *sendbuf, void *recvbuf, size_t count, nexar_dtype_t dtype, nexar_comm_t comm, nexar_request_t *req);
+NEXAR_API nexar_result_t nexar_iscan(const void *sendbuf, void *recvbuf, size_t count, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm, nexar_request_t *req);
+NEXAR_API nexar_result_t nexar_iexscan(const void *sendbuf, void *recvbuf, size_t count, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm, nexar_request_t *req);
 /** Starts a barrier; the request completes once every rank has entered it. */
 NEXAR_API nexar_result_t nexar_ibarrier(nexar_comm_t comm, nexar_request_t *req);
+NEXAR_API nexar_result_t nexar_iallreduce_bucketed(void *const *bufs, const size_t *counts, size_t nbufs, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm, nexar_request_t *req);
 
 /* ------------------------------------------------------------------------------------ */
 /* Requests                                                                               */

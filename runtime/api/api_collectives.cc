@@ -1,48 +1,176 @@
-// Collectives of the C API. Each runs through the communicator's collective queue, so
-// blocking and non-blocking ones complete in the order issued.
+// Collectives of the C API. Each is validated locally (a bad root, dtype or op is
+// NEXAR_ERR_INVALID_ARGUMENT and leaves the communicator usable), then runs through the
+// communicator's collective queue, so blocking and non-blocking ones complete in issue order.
 #include "api/api_state.h"
-#include "comm/barrier.h"
+#include "collectives/collective.h"
 #include "comm/comm_coll_context.h"
 
 using nexar::Status;
 using nexar::api::check_comm;
 using nexar::api::finish;
+using nexar::coll::CollArgs;
+using nexar::coll::CollKind;
 
 namespace nexar::api {
 
 namespace {
-comm::CollTaskPtr barrier_task(const std::shared_ptr<comm::Comm>& c) {
-  return std::make_shared<comm::CollTask>([c] {
-    comm::CommCollContext ctx(*c);
-    return comm::dissemination_barrier(ctx);
-  });
+comm::CollTaskPtr task_for(const std::shared_ptr<comm::Comm>& c, const CollArgs& args) {
+  return std::make_shared<comm::CollTask>([c, args] { return comm::run_collective(*c, args); });
 }
 }  // namespace
 
 Status barrier_of(comm::Comm& c) {
-  comm::CommCollContext ctx(c);
-  return comm::dissemination_barrier(ctx);
+  CollArgs args;
+  args.kind = CollKind::BARRIER;
+  return comm::run_collective(c, args);
+}
+
+// Blocking when req is NULL; otherwise queued, and *req completes it.
+nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args, nexar_request_t* req, bool nonblocking) {
+  if (nonblocking) {
+    if (!req) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, "request pointer is NULL"));
+    *req = nullptr;
+  }
+  Status st = check_comm(comm);
+  if (st.ok()) st = coll::validate_collective_args(args, comm->comm->rank(), comm->comm->size());
+  if (!st.ok()) return finish(comm, st.with_context(coll::coll_kind_name(args.kind)));
+  auto task = task_for(comm->comm, args);
+  if (!nonblocking) return finish(comm, comm->comm->collectives().run_blocking(task));
+  comm->comm->collectives().submit(task);
+  *req = new nexar_request{comm->comm, nullptr, task};
+  return NEXAR_SUCCESS;
 }
 
 }  // namespace nexar::api
 
-extern "C" {
+namespace {
 
-NEXAR_API nexar_result_t nexar_barrier(nexar_comm_t comm) {
-  Status st = check_comm(comm);
-  if (st.ok()) st = comm->comm->collectives().run_blocking(nexar::api::barrier_task(comm->comm));
-  return finish(comm, st);
+CollArgs make(CollKind kind, const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
+              nexar_op_t op = NEXAR_SUM, int root = 0) {
+  CollArgs a;
+  a.kind = kind;
+  a.sendbuf = sendbuf;
+  a.recvbuf = recvbuf;
+  a.count = count;
+  a.dtype = dtype;
+  a.op = op;
+  a.root = root;
+  return a;
 }
 
+CollArgs bucketed(void* const* bufs, const size_t* counts, size_t nbufs, nexar_dtype_t dtype, nexar_op_t op) {
+  CollArgs a = make(CollKind::ALLREDUCE_BUCKETED, nullptr, nullptr, 0, dtype, op);
+  a.bufs = bufs;
+  a.counts = counts;
+  a.nbufs = nbufs;
+  return a;
+}
+
+using nexar::api::start_collective;
+
+}  // namespace
+
+extern "C" {
+
+NEXAR_API nexar_result_t nexar_allreduce(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
+                                         nexar_op_t op, nexar_comm_t comm) {
+  return start_collective(comm, make(CollKind::ALLREDUCE, sendbuf, recvbuf, count, dtype, op), nullptr, false);
+}
+NEXAR_API nexar_result_t nexar_iallreduce(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
+                                          nexar_op_t op, nexar_comm_t comm, nexar_request_t* req) {
+  return start_collective(comm, make(CollKind::ALLREDUCE, sendbuf, recvbuf, count, dtype, op), req, true);
+}
+NEXAR_API nexar_result_t nexar_broadcast(void* buf, size_t count, nexar_dtype_t dtype, int root, nexar_comm_t comm) {
+  return start_collective(comm, make(CollKind::BROADCAST, buf, buf, count, dtype, NEXAR_SUM, root), nullptr, false);
+}
+NEXAR_API nexar_result_t nexar_ibroadcast(void* buf, size_t count, nexar_dtype_t dtype, int root, nexar_comm_t comm,
+                                          nexar_request_t* req) {
+  return start_collective(comm, make(CollKind::BROADCAST, buf, buf, count, dtype, NEXAR_SUM, root), req, true);
+}
+NEXAR_API nexar_result_t nexar_reduce(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
+                                      nexar_op_t op, int root, nexar_comm_t comm) {
+  return start_collective(comm, make(CollKind::REDUCE, sendbuf, recvbuf, count, dtype, op, root), nullptr, false);
+}
+NEXAR_API nexar_result_t nexar_ireduce(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
+                                       nexar_op_t op, int root, nexar_comm_t comm, nexar_request_t* req) {
+  return start_collective(comm, make(CollKind::REDUCE, sendbuf, recvbuf, count, dtype, op, root), req, true);
+}
+NEXAR_API nexar_result_t nexar_allgather(const void* sendbuf, void* recvbuf, size_t sendcount, nexar_dtype_t dtype,
+                                         nexar_comm_t comm) {
+  return start_collective(comm, make(CollKind::ALLGATHER, sendbuf, recvbuf, sendcount, dtype), nullptr, false);
+}
+NEXAR_API nexar_result_t nexar_iallgather(const void* sendbuf, void* recvbuf, size_t sendcount, nexar_dtype_t dtype,
+                                          nexar_comm_t comm, nexar_request_t* req) {
+  return start_collective(comm, make(CollKind::ALLGATHER, sendbuf, recvbuf, sendcount, dtype), req, true);
+}
+NEXAR_API nexar_result_t nexar_reduce_scatter(const void* sendbuf, void* recvbuf, size_t recvcount,
+                                              nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm) {
+  return start_collective(comm, make(CollKind::REDUCE_SCATTER, sendbuf, recvbuf, recvcount, dtype, op), nullptr,
+                          false);
+}
+NEXAR_API nexar_result_t nexar_ireduce_scatter(const void* sendbuf, void* recvbuf, size_t recvcount,
+                                               nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm,
+                                               nexar_request_t* req) {
+  return start_collective(comm, make(CollKind::REDUCE_SCATTER, sendbuf, recvbuf, recvcount, dtype, op), req, true);
+}
+NEXAR_API nexar_result_t nexar_gather(const void* sendbuf, void* recvbuf, size_t sendcount, nexar_dtype_t dtype,
+                                      int root, nexar_comm_t comm) {
+  return start_collective(comm, make(CollKind::GATHER, sendbuf, recvbuf, sendcount, dtype, NEXAR_SUM, root), nullptr,
+                          false);
+}
+NEXAR_API nexar_result_t nexar_igather(const void* sendbuf, void* recvbuf, size_t sendcount, nexar_dtype_t dtype,
+                                       int root, nexar_comm_t comm, nexar_request_t* req) {
+  return start_collective(comm, make(CollKind::GATHER, sendbuf, recvbuf, sendcount, dtype, NEXAR_SUM, root), req,
+                          true);
+}
+NEXAR_API nexar_result_t nexar_scatter(const void* sendbuf, void* recvbuf, size_t recvcount, nexar_dtype_t dtype,
+                                       int root, nexar_comm_t comm) {
+  return start_collective(comm, make(CollKind::SCATTER, sendbuf, recvbuf, recvcount, dtype, NEXAR_SUM, root), nullptr,
+                          false);
+}
+NEXAR_API nexar_result_t nexar_iscatter(const void* sendbuf, void* recvbuf, size_t recvcount, nexar_dtype_t dtype,
+                                        int root, nexar_comm_t comm, nexar_request_t* req) {
+  return start_collective(comm, make(CollKind::SCATTER, sendbuf, recvbuf, recvcount, dtype, NEXAR_SUM, root), req,
+                          true);
+}
+NEXAR_API nexar_result_t nexar_alltoall(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
+                                        nexar_comm_t comm) {
+  return start_collective(comm, make(CollKind::ALLTOALL, sendbuf, recvbuf, count, dtype), nullptr, false);
+}
+NEXAR_API nexar_result_t nexar_ialltoall(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
+                                         nexar_comm_t comm, nexar_request_t* req) {
+  return start_collective(comm, make(CollKind::ALLTOALL, sendbuf, recvbuf, count, dtype), req, true);
+}
+NEXAR_API nexar_result_t nexar_scan(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
+                                    nexar_op_t op, nexar_comm_t comm) {
+  return start_collective(comm, make(CollKind::SCAN, sendbuf, recvbuf, count, dtype, op), nullptr, false);
+}
+NEXAR_API nexar_result_t nexar_iscan(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
+                                     nexar_op_t op, nexar_comm_t comm, nexar_request_t* req) {
+  return start_collective(comm, make(CollKind::SCAN, sendbuf, recvbuf, count, dtype, op), req, true);
+}
+NEXAR_API nexar_result_t nexar_exscan(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
+                                      nexar_op_t op, nexar_comm_t comm) {
+  return start_collective(comm, make(CollKind::EXSCAN, sendbuf, recvbuf, count, dtype, op), nullptr, false);
+}
+NEXAR_API nexar_result_t nexar_iexscan(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
+                                       nexar_op_t op, nexar_comm_t comm, nexar_request_t* req) {
+  return start_collective(comm, make(CollKind::EXSCAN, sendbuf, recvbuf, count, dtype, op), req, true);
+}
+NEXAR_API nexar_result_t nexar_barrier(nexar_comm_t comm) {
+  return start_collective(comm, make(CollKind::BARRIER, nullptr, nullptr, 0, NEXAR_UINT8), nullptr, false);
+}
 NEXAR_API nexar_result_t nexar_ibarrier(nexar_comm_t comm, nexar_request_t* req) {
-  if (!req) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, "request pointer is NULL"));
-  *req = nullptr;
-  Status st = check_comm(comm);
-  if (!st.ok()) return finish(comm, st);
-  auto task = nexar::api::barrier_task(comm->comm);
-  comm->comm->collectives().submit(task);
-  *req = new nexar_request{comm->comm, nullptr, task};
-  return NEXAR_SUCCESS;
+  return start_collective(comm, make(CollKind::BARRIER, nullptr, nullptr, 0, NEXAR_UINT8), req, true);
+}
+NEXAR_API nexar_result_t nexar_allreduce_bucketed(void* const* bufs, const size_t* counts, size_t nbufs,
+                                                  nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm) {
+  return start_collective(comm, bucketed(bufs, counts, nbufs, dtype, op), nullptr, false);
+}
+NEXAR_API nexar_result_t nexar_iallreduce_bucketed(void* const* bufs, const size_t* counts, size_t nbufs,
+                                                   nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm,
+                                                   nexar_request_t* req) {
+  return start_collective(comm, bucketed(bufs, counts, nbufs, dtype, op), req, true);
 }
 
 }  // extern "C"

@@ -72,13 +72,15 @@ int Comm::comm_rank_of_world(int world_rank) const {
   return world_to_comm_[static_cast<size_t>(world_rank)];
 }
 
-Status Comm::isend(uint32_t ctx, const void* buf, size_t bytes, int peer, int tag, p2p::RequestPtr* out) {
-  return fail(engine().isend(ctx, world_rank_of(peer), tag, buf, bytes, out));
+Status Comm::isend(uint32_t ctx, const void* buf, size_t bytes, int peer, int tag, p2p::RequestPtr* out,
+                   uint64_t aux) {
+  return fail(engine().isend(ctx, world_rank_of(peer), tag, buf, bytes, aux, out));
 }
 
-Status Comm::irecv(uint32_t ctx, void* buf, size_t bytes, int peer, int tag, p2p::RequestPtr* out) {
+Status Comm::irecv(uint32_t ctx, void* buf, size_t bytes, int peer, int tag, p2p::RequestPtr* out,
+                   const uint64_t* expect_aux) {
   int src = peer == NEXAR_ANY_SOURCE ? NEXAR_ANY_SOURCE : world_rank_of(peer);
-  return fail(engine().irecv(ctx, src, tag, buf, bytes, out));
+  return fail(engine().irecv(ctx, src, tag, buf, bytes, expect_aux, out));
 }
 
 Status Comm::wait(const p2p::RequestPtr& req, p2p::Clock::time_point deadline) {

@@ -47,14 +47,19 @@ class Comm {
   void abort(const Status& why);
 
   // Point to point on the user context (peer and results in comm ranks).
-  Status isend(uint32_t ctx, const void* buf, size_t bytes, int peer, int tag, p2p::RequestPtr* out);
-  Status irecv(uint32_t ctx, void* buf, size_t bytes, int peer, int tag, p2p::RequestPtr* out);
+  // aux / expect_aux: a collective's descriptor (see p2p::Engine).
+  Status isend(uint32_t ctx, const void* buf, size_t bytes, int peer, int tag, p2p::RequestPtr* out,
+               uint64_t aux = 0);
+  Status irecv(uint32_t ctx, void* buf, size_t bytes, int peer, int tag, p2p::RequestPtr* out,
+               const uint64_t* expect_aux = nullptr);
   // Waits for req until deadline; on timeout cancels it. Returns its status (fatal ones
   // recorded with fail()).
   Status wait(const p2p::RequestPtr& req, p2p::Clock::time_point deadline);
   int comm_rank_of_world(int world_rank) const;
 
   CollQueue& collectives() { return colls_; }
+  // The sequence number of the next collective (every rank runs them in the same order).
+  uint32_t next_collective_seq() { return coll_seq_++ & ((1u << 20) - 1); }
 
  private:
   std::shared_ptr<WorldInfo> world_;
@@ -66,6 +71,7 @@ class Comm {
   std::atomic<double> timeout_s_;
   mutable std::mutex mu_;
   Status broken_;
+  std::atomic<uint32_t> coll_seq_{0};
   CollQueue colls_;
 };
 

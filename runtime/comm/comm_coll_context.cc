@@ -1,48 +1,79 @@
 #include "comm/comm_coll_context.h"
 
+#include <algorithm>
+
+#include "comm/coll_descriptor.h"
+
 namespace nexar::comm {
 
-CommCollContext::~CommCollContext() = default;
+CommCollContext::CommCollContext(Comm& comm, uint32_t seq, uint64_t descriptor)
+    : comm_(comm), seq_(seq), descriptor_(descriptor), deadline_(comm.deadline()) {}
+
+CommCollContext::~CommCollContext() {
+  for (p2p::RequestPtr* r : live_) {
+    if (!(*r)->is_done()) comm_.engine().cancel(*r, Status(NEXAR_ERR_ABORTED, "collective abandoned after an error"));
+    delete r;
+  }
+}
+
+void CommCollContext::track(coll::Pending* out, p2p::RequestPtr req) {
+  auto* r = new p2p::RequestPtr(std::move(req));
+  live_.push_back(r);
+  out->impl = r;
+}
+
+Status CommCollContext::engine_tag(int tag, int* out) const {
+  if (tag < 0 || tag >= (1 << p2p::kCollSeqShift))
+    return Status(NEXAR_ERR_INTERNAL, strprintf("collective step tag %d out of range", tag));
+  *out = static_cast<int>((seq_ << p2p::kCollSeqShift) | static_cast<uint32_t>(tag));
+  return Status::Ok();
+}
 
 Status CommCollContext::isend(int peer, int tag, const void* buf, size_t bytes, coll::Pending* out) {
-  auto* req = new p2p::RequestPtr;
-  Status st = comm_.isend(comm_.coll_context(), buf, bytes, peer, tag, req);
-  if (!st.ok()) {
-    delete req;
-    out->impl = nullptr;
-    return st;
-  }
-  out->impl = req;
-  return st;
+  out->impl = nullptr;
+  int t;
+  NX_RETURN_IF_ERROR(engine_tag(tag, &t));
+  p2p::RequestPtr req;
+  NX_RETURN_IF_ERROR(comm_.isend(comm_.coll_context(), buf, bytes, peer, t, &req, descriptor_));
+  track(out, std::move(req));
+  return Status::Ok();
 }
 
 Status CommCollContext::irecv(int peer, int tag, void* buf, size_t bytes, coll::Pending* out) {
-  auto* req = new p2p::RequestPtr;
-  Status st = comm_.irecv(comm_.coll_context(), buf, bytes, peer, tag, req);
-  if (!st.ok()) {
-    delete req;
-    out->impl = nullptr;
-    return st;
-  }
-  out->impl = req;
-  return st;
+  out->impl = nullptr;
+  int t;
+  NX_RETURN_IF_ERROR(engine_tag(tag, &t));
+  p2p::RequestPtr req;
+  NX_RETURN_IF_ERROR(comm_.irecv(comm_.coll_context(), buf, bytes, peer, t, &req, &descriptor_));
+  track(out, std::move(req));
+  return Status::Ok();
 }
 
 Status CommCollContext::wait(coll::Pending* p) {
   auto* req = static_cast<p2p::RequestPtr*>(p->impl);
   if (!req) return Status(NEXAR_ERR_INTERNAL, "wait on a transfer that never started");
   p->impl = nullptr;
+  const p2p::Request& r = **req;
   Status st = comm_.wait(*req, deadline_);
-  if (st.code() == NEXAR_ERR_INVALID_ARGUMENT)  // a longer message than expected: ranks disagree
+  if (st.code() == NEXAR_ERR_INVALID_ARGUMENT) {  // longer than expected: ranks disagree
     st = comm_.fail(Status(NEXAR_ERR_MISMATCH, "collective data longer than expected: " + st.message()));
-  if (st.ok() && (*req)->kind == p2p::Request::Kind::RECV && (*req)->bytes != (*req)->capacity) {
+  } else if (st.ok() && r.kind == p2p::Request::Kind::RECV && r.bytes != r.capacity) {
     st = comm_.fail(Status(NEXAR_ERR_MISMATCH,
                            strprintf("rank %d sent %zu bytes of collective data where rank %d expected %zu",
-                                     comm_.comm_rank_of_world((*req)->source), (*req)->bytes, comm_.rank(),
-                                     (*req)->capacity)));
+                                     comm_.comm_rank_of_world(r.source), r.bytes, comm_.rank(), r.capacity)));
   }
+  live_.erase(std::find(live_.begin(), live_.end(), req));
   delete req;
   return st;
+}
+
+Status run_collective(Comm& comm, const coll::CollArgs& args) {
+  NX_RETURN_IF_ERROR(comm.check_usable());
+  const uint32_t seq = comm.next_collective_seq();
+  const uint64_t descriptor = pack_descriptor(args);
+  comm.engine().set_collective(comm.coll_context(), seq, descriptor, describe_mismatch);
+  CommCollContext ctx(comm, seq, descriptor);
+  return comm.fail(coll::run_collective(ctx, args));
 }
 
 }  // namespace nexar::comm

@@ -1,15 +1,18 @@
 // CollContext over a communicator's collective context id: what algorithms use. Every
-// transfer of one collective shares the deadline set when the collective started.
+// transfer of one collective shares the deadline set when it started, carries its
+// descriptor (a rank running another collective is NEXAR_ERR_MISMATCH, not a hang), and
+// is tagged with its sequence number so consecutive collectives never mix.
 #pragma once
 
 #include "collectives/coll_context.h"
+#include "collectives/collective.h"
 #include "comm/comm.h"
 
 namespace nexar::comm {
 
 class CommCollContext final : public coll::CollContext {
  public:
-  explicit CommCollContext(Comm& comm) : comm_(comm), deadline_(comm.deadline()) {}
+  CommCollContext(Comm& comm, uint32_t seq, uint64_t descriptor);
   ~CommCollContext() override;
 
   int rank() const override { return comm_.rank(); }
@@ -19,8 +22,21 @@ class CommCollContext final : public coll::CollContext {
   Status wait(coll::Pending* p) override;
 
  private:
+  Status engine_tag(int tag, int* out) const;
+  void track(coll::Pending* out, p2p::RequestPtr req);
+
+
   Comm& comm_;
+  const uint32_t seq_;
+  const uint64_t descriptor_;
   p2p::Clock::time_point deadline_;
+  // Transfers started and not yet waited for: an algorithm that fails returns at once, so
+  // these are cancelled when the collective ends (their scratch buffers go away with it).
+  std::vector<p2p::RequestPtr*> live_;
 };
+
+// Runs one collective on comm: validates nothing (the API did), numbers it, announces its
+// descriptor to the engine, selects and runs the algorithm. Fatal errors break comm.
+Status run_collective(Comm& comm, const coll::CollArgs& args);
 
 }  // namespace nexar::comm

@@ -72,9 +72,10 @@ void Engine::unregister_context(uint32_t ctx) {
 
 Engine::Context& Engine::context_locked(uint32_t ctx) { return contexts_[ctx]; }
 
-Status Engine::isend(uint32_t ctx, int dst, int tag, const void* buf, size_t bytes, RequestPtr* out) {
+Status Engine::isend(uint32_t ctx, int dst, int tag, const void* buf, size_t bytes, uint64_t aux,
+                     RequestPtr* out) {
   auto req = std::make_shared<Request>(Request::Kind::SEND);
-  req->hdr = MsgHeader{ctx, tag, bytes};
+  req->hdr = MsgHeader{ctx, tag, bytes, aux};
   req->data = static_cast<const uint8_t*>(buf);
   req->peer = dst;
   transport::PeerLink* link;
@@ -93,9 +94,14 @@ Status Engine::isend(uint32_t ctx, int dst, int tag, const void* buf, size_t byt
   return Status::Ok();
 }
 
-Status Engine::irecv(uint32_t ctx, int src, int tag, void* buf, size_t capacity, RequestPtr* out) {
+Status Engine::irecv(uint32_t ctx, int src, int tag, void* buf, size_t capacity, const uint64_t* expect_aux,
+                     RequestPtr* out) {
   auto req = std::make_shared<Request>(Request::Kind::RECV);
   req->ctx = ctx;
+  if (expect_aux) {
+    req->check_aux = true;
+    req->aux = *expect_aux;
+  }
   req->src_filter = src;
   req->tag_filter = tag;
   req->buf = static_cast<uint8_t*>(buf);
@@ -137,6 +143,13 @@ bool Engine::bind_locked(const RequestPtr& req, int src, const MsgHeader& hdr) {
   req->source = src;
   req->tag = hdr.tag;
   req->bytes = hdr.len;
+  req->aux_received = hdr.aux;
+  if (req->check_aux && hdr.aux != req->aux) {
+    const Context& c = context_locked(req->ctx);
+    req->complete(Status(NEXAR_ERR_MISMATCH, c.describe ? c.describe(req->aux, hdr.aux, src, rank_)
+                                                        : strprintf("rank %d runs another collective", src)));
+    return false;
+  }
   if (hdr.len > req->capacity) {
     req->complete(Status(NEXAR_ERR_INVALID_ARGUMENT,
                          strprintf("message of %llu bytes from rank %d (tag %d) is longer than the posted receive of "
@@ -180,8 +193,17 @@ RequestPtr Engine::match_posted_locked(Context& c, int src, int tag) {
 }
 
 bool Engine::on_message(int src, const MsgHeader& hdr, const uint8_t* data) {
+  std::vector<transport::PeerLink*> targets;
+  bool ok = deliver_message(src, hdr, data, &targets);
+  for (auto* l : targets) l->send_abort(hdr.ctx, context_status(hdr.ctx));
+  return ok;
+}
+
+bool Engine::deliver_message(int src, const MsgHeader& hdr, const uint8_t* data,
+                               std::vector<transport::PeerLink*>* targets) {
   std::lock_guard<std::mutex> lock(mu_);
   Context& c = context_locked(hdr.ctx);
+  if (Status bad = check_collective_locked(c, src, hdr); !bad.ok()) abort_context_locked(c, bad, true, targets);
   if (RequestPtr req = match_posted_locked(c, src, hdr.tag)) {
     if (bind_locked(req, src, hdr)) {
       if (hdr.len) std::memcpy(req->buf, data, hdr.len);
@@ -200,8 +222,16 @@ bool Engine::on_message(int src, const MsgHeader& hdr, const uint8_t* data) {
 }
 
 InboundMsg* Engine::on_message_begin(int src, const MsgHeader& hdr) {
-  std::lock_guard<std::mutex> lock(mu_);
-  return begin_locked(src, hdr);
+  std::vector<transport::PeerLink*> targets;
+  InboundMsg* ib;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Context& c = context_locked(hdr.ctx);
+    if (Status bad = check_collective_locked(c, src, hdr); !bad.ok()) abort_context_locked(c, bad, true, &targets);
+    ib = begin_locked(src, hdr);
+  }
+  for (auto* l : targets) l->send_abort(hdr.ctx, context_status(hdr.ctx));
+  return ib;
 }
 
 InboundMsg* Engine::begin_locked(int src, const MsgHeader& hdr) {
@@ -307,16 +337,48 @@ void Engine::abort_context(uint32_t ctx, const Status& why, bool tell_peers) {
   std::vector<transport::PeerLink*> targets;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    Context& c = context_locked(ctx);
-    if (!c.failed.ok()) return;
-    c.failed = why;
-    fail_posted_locked(c, why, -1);
-    if (tell_peers)
-      for (int m : c.members)
-        if (m != rank_ && lost_[static_cast<size_t>(m)].ok() && links_[static_cast<size_t>(m)])
-          targets.push_back(links_[static_cast<size_t>(m)]);
+    abort_context_locked(context_locked(ctx), why, tell_peers, &targets);
   }
   for (auto* l : targets) l->send_abort(ctx, why);
+}
+
+void Engine::abort_context_locked(Context& c, const Status& why, bool tell_peers,
+                                  std::vector<transport::PeerLink*>* targets) {
+  if (!c.failed.ok()) return;
+  c.failed = why;
+  fail_posted_locked(c, why, -1);
+  if (tell_peers)
+    for (int m : c.members)
+      if (m != rank_ && lost_[static_cast<size_t>(m)].ok() && links_[static_cast<size_t>(m)])
+        targets->push_back(links_[static_cast<size_t>(m)]);
+}
+
+Status Engine::check_collective_locked(const Context& c, int src, const MsgHeader& hdr) const {
+  if (!c.coll_active || !c.failed.ok()) return Status::Ok();
+  if (static_cast<uint32_t>(hdr.tag) >> kCollSeqShift != c.coll_seq || hdr.aux == c.coll_aux) return Status::Ok();
+  return Status(NEXAR_ERR_MISMATCH, c.describe ? c.describe(c.coll_aux, hdr.aux, src, rank_)
+                                               : strprintf("rank %d runs another collective", src));
+}
+
+void Engine::set_collective(uint32_t ctx, uint32_t seq, uint64_t aux, AuxDescriber describe) {
+  std::vector<transport::PeerLink*> targets;
+  Status bad;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Context& c = context_locked(ctx);
+    c.coll_active = true;
+    c.coll_seq = seq;
+    c.coll_aux = aux;
+    c.describe = describe;
+    for (UnexpectedMsg* m : c.unexpected) {
+      bad = check_collective_locked(c, m->src, m->hdr);
+      if (!bad.ok()) {
+        abort_context_locked(c, bad, true, &targets);
+        break;
+      }
+    }
+  }
+  for (auto* l : targets) l->send_abort(ctx, bad);
 }
 
 Status Engine::context_status(uint32_t ctx) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <list>
+#include <string>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -17,6 +18,10 @@
 #include "transport/transport.h"
 
 namespace nexar::p2p {
+
+// Tags on a collective context are (collective sequence number << kCollSeqShift) | step,
+// which lets the engine tell which collective a message belongs to.
+inline constexpr int kCollSeqShift = 11;
 
 class Engine final : public transport::InboundSink {
  public:
@@ -33,10 +38,18 @@ class Engine final : public transport::InboundSink {
   void register_context(uint32_t ctx, std::vector<int> members);
   void unregister_context(uint32_t ctx);
 
-  // Starts a send of bytes to world rank dst. Fails at once if dst is lost or ctx aborted.
-  Status isend(uint32_t ctx, int dst, int tag, const void* buf, size_t bytes, RequestPtr* out);
-  // Posts a receive (src: world rank or NEXAR_ANY_SOURCE; tag or NEXAR_ANY_TAG).
-  Status irecv(uint32_t ctx, int src, int tag, void* buf, size_t capacity, RequestPtr* out);
+  // Starts a send of bytes to world rank dst (aux: the collective's descriptor, or 0).
+  // Fails at once if dst is lost or ctx aborted.
+  Status isend(uint32_t ctx, int dst, int tag, const void* buf, size_t bytes, uint64_t aux, RequestPtr* out);
+  // Posts a receive (src: world rank or NEXAR_ANY_SOURCE; tag or NEXAR_ANY_TAG). With
+  // expect_aux, a message carrying another descriptor fails it with NEXAR_ERR_MISMATCH.
+  Status irecv(uint32_t ctx, int src, int tag, void* buf, size_t capacity, const uint64_t* expect_aux,
+               RequestPtr* out);
+  // This rank is now running collective number seq with descriptor aux on ctx: a message
+  // of the same collective with another descriptor (already here or arriving later) breaks
+  // ctx with NEXAR_ERR_MISMATCH (described by describe) instead of leaving ranks waiting.
+  using AuxDescriber = std::string (*)(uint64_t mine, uint64_t theirs, int their_world_rank, int my_world_rank);
+  void set_collective(uint32_t ctx, uint32_t seq, uint64_t aux, AuxDescriber describe);
   // Abandons an unfinished request (after a timeout): its buffer is no longer touched
   // once this returns, and it completes with `why`.
   void cancel(const RequestPtr& req, const Status& why);
@@ -61,10 +74,21 @@ class Engine final : public transport::InboundSink {
     std::list<RequestPtr> posted;
     std::list<UnexpectedMsg*> unexpected;
     Status failed;
+    bool coll_active = false;
+    uint32_t coll_seq = 0;
+    uint64_t coll_aux = 0;
+    AuxDescriber describe = nullptr;
   };
+  // A message on ctx whose collective disagrees with the one running here: the status to
+  // abort ctx with (ok() when they agree).
+  Status check_collective_locked(const Context& c, int src, const transport::MsgHeader& hdr) const;
+  void abort_context_locked(Context& c, const Status& why, bool tell_peers,
+                            std::vector<transport::PeerLink*>* targets);
 
   Context& context_locked(uint32_t ctx);
   RequestPtr match_posted_locked(Context& c, int src, int tag);
+  bool deliver_message(int src, const transport::MsgHeader& hdr, const uint8_t* data,
+                         std::vector<transport::PeerLink*>* targets);
   transport::InboundMsg* begin_locked(int src, const transport::MsgHeader& hdr);
   // Binds an arriving (or stored) message to a receive, checking its length.
   bool bind_locked(const RequestPtr& req, int src, const transport::MsgHeader& hdr);

@@ -25,6 +25,11 @@ class Request : public transport::SendOp {
   int tag_filter = 0;  // tag or NEXAR_ANY_TAG
   uint8_t* buf = nullptr;
   size_t capacity = 0;
+  // A collective's receive checks the sender's descriptor: a different one fails the
+  // receive with NEXAR_ERR_MISMATCH, leaving the two values here.
+  bool check_aux = false;
+  uint64_t aux = 0;           // expected (receive)
+  uint64_t aux_received = 0;  // what the sender had
   // Send parameters (SEND only): the link carrying it.
   transport::PeerLink* link = nullptr;
   int peer = -1;

@@ -20,6 +20,7 @@ struct MsgHeader {
   uint32_t ctx = 0;  // communicator context id
   int32_t tag = 0;
   uint64_t len = 0;  // payload bytes
+  uint64_t aux = 0;  // a collective's descriptor (comm/coll_descriptor.h); 0 for point to point
 };
 
 class SendOp {

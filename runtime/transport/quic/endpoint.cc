@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "core/log.h"
@@ -19,12 +20,22 @@ Status Endpoint::create(const EndpointConfig& config, std::unique_ptr<Endpoint>*
   if (config.max_udp_payload < 1200 || config.max_udp_payload > 65527)
     return Status(NEXAR_ERR_INVALID_ARGUMENT,
                   strprintf("QUIC packet size %zu outside 1200..65527", config.max_udp_payload));
-  Address bind_to;
-  NX_RETURN_IF_ERROR(parse_ip(config.bind_address, config.port, &bind_to).with_context("QUIC bind address"));
-  auto ep = std::make_unique<EndpointImpl>(config);
-  NX_RETURN_IF_ERROR(ep->start(bind_to));
-  *out = std::move(ep);
-  return Status::Ok();
+  // A port range (firewalls): the first free port in it.
+  const uint32_t last = config.port_max > config.port ? config.port_max : config.port;
+  Status s;
+  for (uint32_t port = config.port; port <= last; ++port) {
+    Address bind_to;
+    NX_RETURN_IF_ERROR(parse_ip(config.bind_address, static_cast<uint16_t>(port), &bind_to).with_context("QUIC bind address"));
+    auto ep = std::make_unique<EndpointImpl>(config);
+    s = ep->start(bind_to);
+    if (s.ok()) {
+      *out = std::move(ep);
+      return s;
+    }
+  }
+  if (last > config.port)
+    return s.with_context(strprintf("no free UDP port in %u-%u", config.port, last));
+  return s;
 }
 
 EndpointImpl::EndpointImpl(const EndpointConfig& config) : config_(config) {}
@@ -136,6 +147,17 @@ EndpointConfig endpoint_config_from_params(std::shared_ptr<const tls::Context> t
   if (c.keepalive_s <= 0 || c.keepalive_s >= c.idle_timeout_s) c.keepalive_s = c.idle_timeout_s / 3;
   std::string addr = params::get_string("NEXAR_ADDR");
   if (!addr.empty()) c.bind_address = addr;
+  unsigned lo = 0, hi = 0;
+  char tail = 0;
+  const std::string range = params::get_string("NEXAR_PORT_RANGE");
+  if (!range.empty()) {
+    if (std::sscanf(range.c_str(), "%u-%u%c", &lo, &hi, &tail) == 2 && lo >= 1 && lo <= hi && hi <= 65535) {
+      c.port = static_cast<uint16_t>(lo);
+      c.port_max = static_cast<uint16_t>(hi);
+    } else {
+      NX_WARN(NET, "NEXAR_PORT_RANGE='%s' is not LO-HI within 1-65535: ephemeral ports", range.c_str());
+    }
+  }
   return c;
 }
 

@@ -23,6 +23,7 @@ struct EndpointConfig {
   std::shared_ptr<const tls::Context> tls;
   std::string bind_address = "127.0.0.1";  // IPv4 or IPv6 literal
   uint16_t port = 0;                        // 0: ephemeral
+  uint16_t port_max = 0;                    // > port: try port..port_max in order (NEXAR_PORT_RANGE)
   // ALPNs a server accepts (e.g. {"nexar/1"} for ranks, {"h3"} for the rendezvous).
   std::vector<std::string> accept_alpns;
   double idle_timeout_s = 5;   // silence after which a connection is dead (NEXAR_PEER_TIMEOUT)

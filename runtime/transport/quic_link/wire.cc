@@ -20,7 +20,7 @@ T get(const uint8_t* p) {
 }
 
 constexpr size_t kHelloSize = 1 + 4 + 2 + 4 + 4;
-constexpr size_t kMsgHead = 1 + 4 + 4 + 8;
+constexpr size_t kMsgHead = 1 + 4 + 4 + 8 + 8;
 constexpr size_t kLargeSize = kMsgHead + 8;
 constexpr size_t kAbortHead = 1 + 4 + 4 + 2;
 
@@ -39,6 +39,7 @@ void encode_msg(std::vector<uint8_t>* out, const transport::MsgHeader& hdr, cons
   put(out, hdr.ctx);
   put(out, hdr.tag);
   put(out, hdr.len);
+  put(out, hdr.aux);
   if (hdr.len) out->insert(out->end(), payload, payload + hdr.len);
 }
 
@@ -47,6 +48,7 @@ void encode_large(std::vector<uint8_t>* out, const transport::MsgHeader& hdr, ui
   put(out, hdr.ctx);
   put(out, hdr.tag);
   put(out, hdr.len);
+  put(out, hdr.aux);
   put(out, seq);
 }
 
@@ -78,7 +80,7 @@ size_t decode_frame(const uint8_t* p, size_t len, Frame* f, Status* error) {
     }
     case FrameType::MSG: {
       if (len < kMsgHead) return 0;
-      f->hdr = {get<uint32_t>(p + 1), get<int32_t>(p + 5), get<uint64_t>(p + 9)};
+      f->hdr = {get<uint32_t>(p + 1), get<int32_t>(p + 5), get<uint64_t>(p + 9), get<uint64_t>(p + 17)};
       if (f->hdr.len > kMaxInline) {
         *error = Status(NEXAR_ERR_PROTOCOL, strprintf("inline message of %llu bytes exceeds the %zu-byte limit",
                                                       static_cast<unsigned long long>(f->hdr.len), kMaxInline));
@@ -90,8 +92,8 @@ size_t decode_frame(const uint8_t* p, size_t len, Frame* f, Status* error) {
     }
     case FrameType::LARGE: {
       if (len < kLargeSize) return 0;
-      f->hdr = {get<uint32_t>(p + 1), get<int32_t>(p + 5), get<uint64_t>(p + 9)};
-      f->seq = get<uint64_t>(p + 17);
+      f->hdr = {get<uint32_t>(p + 1), get<int32_t>(p + 5), get<uint64_t>(p + 9), get<uint64_t>(p + 17)};
+      f->seq = get<uint64_t>(p + 25);
       if (f->hdr.len == 0) {
         *error = Status(NEXAR_ERR_PROTOCOL, "large message announced with length 0");
         return 0;

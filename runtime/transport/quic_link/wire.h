@@ -2,8 +2,8 @@
 //
 // Each side writes frames on one bidirectional control stream (the client opens it):
 //   HELLO  magic "NXR1", version, claimed rank, world size   (first frame, both ways)
-//   MSG    ctx, tag, len, payload        small messages, inline and in order
-//   LARGE  ctx, tag, len, seq            a large message; its payload travels on its own
+//   MSG    ctx, tag, len, aux, payload   small messages, inline and in order
+//   LARGE  ctx, tag, len, aux, seq       a large message; its payload travels on its own
 //                                        unidirectional stream that starts with seq (u64)
 //   ABORT  ctx, code, text               communicator ctx failed on the sender
 //   BYE                                  the sender is done: it sends nothing more
