@@ -27,8 +27,8 @@ std::chrono::nanoseconds seconds(double s) {
 
 }  // namespace
 
-JobRunner::JobRunner(const JobPlan& plan, JobStatus* status, SignalEvents* signals)
-    : plan_(plan), status_(status), signals_(signals), ranks_(static_cast<size_t>(plan.np)) {}
+JobRunner::JobRunner(const JobPlan& plan, JobStatus* status, SignalEvents* signals, RunnerHooks hooks)
+    : plan_(plan), status_(status), signals_(signals), hooks_(std::move(hooks)) {}
 
 JobRunner::~JobRunner() {
   // Never leave a rank behind, whatever path led here.
@@ -40,19 +40,22 @@ JobRunner::~JobRunner() {
 }
 
 void JobRunner::report(const std::string& line) {
+  if (hooks_.report) {
+    hooks_.report(line);
+    return;
+  }
   const std::string text = "nexrun: " + line + "\n";
   write_fully(STDERR_FILENO, text.data(), text.size());
 }
 
-bool JobRunner::start(const std::string& path, const std::vector<std::vector<std::string>>& env,
-                      int* exit_code) {
+bool JobRunner::start(const std::vector<SpawnSpec>& specs, int* exit_code) {
   started_ = Clock::now();
   if (plan_.timeout_s > 0) job_deadline_ = started_ + seconds(plan_.timeout_s);
-  for (int i = 0; i < plan_.np; ++i) {
-    SpawnSpec spec{path, plan_.argv, env.at(i)};
+  ranks_.resize(specs.size());
+  for (int i = 0; i < static_cast<int>(specs.size()); ++i) {
     SpawnedRank spawned;
     int exec_errno = 0;
-    Status s = spawn_rank(spec, &spawned, &exec_errno);
+    Status s = spawn_rank(specs[static_cast<size_t>(i)], &spawned, &exec_errno);
     if (!s.ok()) {
       report(strprintf("rank %d: %s", i, s.message().c_str()));
       *exit_code = exec_errno == ENOENT ? 127 : exec_errno != 0 ? 126 : 1;
@@ -65,10 +68,19 @@ bool JobRunner::start(const std::string& path, const std::vector<std::vector<std
     r.pid = spawned.pid;
     r.alive = true;
     ++alive_;
-    const bool tag = plan_.tag_output;
-    r.out = std::make_unique<OutputForwarder>(spawned.out_fd, STDOUT_FILENO, tag ? output_tag(i, false) : "");
-    r.err = std::make_unique<OutputForwarder>(spawned.err_fd, STDERR_FILENO, tag ? output_tag(i, true) : "");
+    if (hooks_.output) {
+      auto sink = [this, i](bool is_err) {
+        return [this, i, is_err](const char* d, size_t n, bool end) { hooks_.output(i, is_err, d, n, end); };
+      };
+      r.out = std::make_unique<OutputForwarder>(spawned.out_fd, sink(false));
+      r.err = std::make_unique<OutputForwarder>(spawned.err_fd, sink(true));
+    } else {
+      const bool tag = plan_.tag_output;
+      r.out = std::make_unique<OutputForwarder>(spawned.out_fd, STDOUT_FILENO, tag ? output_tag(i, false) : "");
+      r.err = std::make_unique<OutputForwarder>(spawned.err_fd, STDERR_FILENO, tag ? output_tag(i, true) : "");
+    }
     status_->rank_started(i, spawned.pid);
+    if (hooks_.rank_started) hooks_.rank_started(i, spawned.pid);
     NX_INFO(LAUNCH, "rank %d: pid %d", i, static_cast<int>(spawned.pid));
   }
   return true;
@@ -130,6 +142,10 @@ void JobRunner::on_rank_end(int rank, int wait_status) {
   NX_INFO(LAUNCH, "rank %d (pid %d) %s", rank, static_cast<int>(r.pid), describe_wait_status(wait_status).c_str());
   // The group may still hold processes the rank started: they go with it.
   kill(-r.pid, SIGKILL);
+  if (hooks_.rank_ended) {
+    hooks_.rank_ended(rank, wait_status);
+    return;
+  }
   if (!is_failure(wait_status)) return;
   // Ranks we are stopping fail as a consequence, not a cause: no line for them.
   if (tearing_down_) {
@@ -151,7 +167,7 @@ bool JobRunner::any_output_open() const {
 
 int JobRunner::poll_timeout_ms() const {
   std::optional<Clock::time_point> next;
-  for (const auto& d : {job_deadline_, kill_deadline_, drain_deadline_})
+  for (const auto& d : {job_deadline_, kill_deadline_, drain_deadline_, next_tick_})
     if (d && (!next || *d < *next)) next = d;
   if (!next) return -1;
   auto ms = std::chrono::ceil<std::chrono::milliseconds>(*next - Clock::now()).count();
@@ -160,6 +176,10 @@ int JobRunner::poll_timeout_ms() const {
 
 void JobRunner::check_deadlines() {
   const auto now = Clock::now();
+  if (next_tick_ && now >= *next_tick_) {
+    next_tick_ = now + seconds(hooks_.tick_s);
+    hooks_.on_tick();
+  }
   if (job_deadline_ && now >= *job_deadline_) {
     job_deadline_.reset();
     if (alive_ > 0 && !tearing_down_) {
@@ -182,12 +202,18 @@ int JobRunner::wait() {
   std::vector<pollfd> fds;
   std::vector<OutputForwarder*> owners;
   reap();  // ranks that ended before the loop
+  if (hooks_.on_tick && hooks_.tick_s > 0) next_tick_ = Clock::now();
   while (alive_ > 0 || (any_output_open() && (!drain_deadline_ || Clock::now() < *drain_deadline_))) {
     if (alive_ == 0 && !drain_deadline_) drain_deadline_ = Clock::now() + kDrainLimit;
     fds.clear();
     owners.clear();
     fds.push_back({signals_->fd(), POLLIN, 0});
     owners.push_back(nullptr);
+    const bool watching = hooks_.watch_fd >= 0;
+    if (watching) {
+      fds.push_back({hooks_.watch_fd, POLLIN, 0});
+      owners.push_back(nullptr);
+    }
     for (Rank& r : ranks_) {
       for (OutputForwarder* f : {r.out.get(), r.err.get()}) {
         if (f && f->open()) {
@@ -201,8 +227,10 @@ int JobRunner::wait() {
       report(strprintf("poll: %s", std::strerror(errno)));
       break;
     }
-    for (size_t i = 1; n > 0 && i < fds.size(); ++i)
+    const size_t first_rank_fd = watching ? 2 : 1;
+    for (size_t i = first_rank_fd; n > 0 && i < fds.size(); ++i)
       if (fds[i].revents) owners[i]->on_readable();
+    if (n > 0 && watching && fds[1].revents) hooks_.on_watch_readable();
     if (n > 0 && fds[0].revents)
       for (int signo : signals_->read_pending()) on_signal(signo);
     check_deadlines();

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,23 +20,48 @@
 #include "launcher/job_status.h"
 #include "launcher/output_forwarder.h"
 #include "launcher/signal_events.h"
+#include "launcher/spawn.h"
 
 namespace nexar::launcher {
 
+// How a launch agent (agent_main.cc) plugs into the runner; the launcher leaves it empty.
+struct RunnerHooks {
+  // A rank's output, in whole lines or pieces of long lines (OutputForwarder::Sink).
+  // Unset: nexrun's own stdout/stderr (rank_output.h decorations).
+  std::function<void(int rank, bool is_stderr, const char* data, size_t len, bool line_end)> output;
+  std::function<void(int rank, pid_t pid)> rank_started;
+  // Set: the owner decides what a failure means (no line printed, no teardown here).
+  std::function<void(int rank, int wait_status)> rank_ended;
+  // Launch errors and notices; unset: "nexrun: ..." on stderr.
+  std::function<void(const std::string& line)> report;
+  // Another descriptor the event loop watches (the agent's control channel).
+  int watch_fd = -1;
+  std::function<void()> on_watch_readable;
+  // Called at least every tick_s seconds (heartbeats).
+  double tick_s = 0;
+  std::function<void()> on_tick;
+};
+
 class JobRunner {
  public:
-  JobRunner(const JobPlan& plan, JobStatus* status, SignalEvents* signals);
+  JobRunner(const JobPlan& plan, JobStatus* status, SignalEvents* signals, RunnerHooks hooks = {});
   ~JobRunner();
   JobRunner(const JobRunner&) = delete;
   JobRunner& operator=(const JobRunner&) = delete;
 
-  // Starts rank after rank (program already resolved to path; env per rank). On a launch
+  // Starts rank after rank (programs already resolved; one spec per rank). On a launch
   // failure, prints one line, stops the ranks already started and sets *exit_code
   // (126/127 when exec failed as in a shell, 1 otherwise); returns false.
-  bool start(const std::string& path, const std::vector<std::vector<std::string>>& env, int* exit_code);
+  bool start(const std::vector<SpawnSpec>& ranks, int* exit_code);
 
   // Runs the job to its end; returns nexrun's exit status.
   int wait();
+
+  // From hooks: stop every rank (SIGTERM, SIGKILL after the grace period), or pass a signal on.
+  void stop() { begin_teardown(); }
+  void forward_signal(int signo) { signal_alive(signo); }
+  int alive() const { return alive_; }
+  void stop_watching() { hooks_.watch_fd = -1; }  // the watched descriptor reached EOF
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -58,6 +84,8 @@ class JobRunner {
   const JobPlan& plan_;
   JobStatus* status_;
   SignalEvents* signals_;
+  RunnerHooks hooks_;
+  std::optional<Clock::time_point> next_tick_;
   std::vector<Rank> ranks_;
   int alive_ = 0;
   Clock::time_point started_;

@@ -1,14 +1,19 @@
-// nexrun: starts N ranks of a program on this host with the job environment of API.md,
-// serves the job's rendezvous, forwards output and signals, and tears the job down.
+// nexrun: starts ranks of a program on this host (one runner) or on many hosts (one launch
+// agent per host), with the job environment of API.md; serves the job's rendezvous,
+// forwards output and signals, and tears the job down. `nexrun --agent` is the agent.
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
+#include <sstream>
 
 #include "core/log.h"
 #include "core/params.h"
+#include "launcher/agent_main.h"
 #include "launcher/cli.h"
 #include "launcher/free_port.h"
 #include "launcher/job_credentials.h"
@@ -17,6 +22,9 @@
 #include "launcher/job_status.h"
 #include "launcher/program_path.h"
 #include "launcher/rank_env.h"
+#include "launcher/rank_map.h"
+#include "launcher/rank_output.h"
+#include "launcher/remote_job.h"
 #include "launcher/rendezvous_service.h"
 #include "launcher/signal_events.h"
 
@@ -26,6 +34,7 @@ using namespace nexar::launcher;
 namespace {
 
 constexpr int kSetupFailure = 1;
+constexpr int kUsageError = 2;
 
 // Descriptors 0-2 must exist so a pipe never lands on them (dup2 onto itself would keep
 // close-on-exec and the rank would lose the stream).
@@ -39,16 +48,95 @@ int setup_failure(const Status& s) {
   return kSetupFailure;
 }
 
-int run(const JobPlan& plan, const std::vector<std::string>& base_env) {
-  SignalEvents signals;  // before any thread exists, so all inherit the mask
-  if (Status s = signals.open(); !s.ok()) return setup_failure(s);
+int usage_failure(const std::string& what) {
+  std::fprintf(stderr, "nexrun: %s\nRun 'nexrun --help' for usage.\n", what.c_str());
+  return kUsageError;
+}
 
-  const char* path_env = std::getenv("PATH");
-  ProgramLookup program = find_program(plan.argv.front(), path_env ? path_env : "");
-  if (!program.error.empty()) {
-    std::fprintf(stderr, "nexrun: %s\n", program.error.c_str());
-    return program.exit_code;
+// Where the ranks run: -H / --hostfile, else the SLURM allocation, else this host.
+struct Placement {
+  std::vector<HostSlots> hosts;
+  bool from_slurm = false;
+  bool local = true;
+};
+
+Status find_hosts(const JobPlan& plan, Placement* out) {
+  for (const std::string& spec : plan.host_specs) NX_RETURN_IF_ERROR(parse_host_option(spec, &out->hosts));
+  if (!plan.hostfile.empty()) NX_RETURN_IF_ERROR(read_hostfile(plan.hostfile, &out->hosts));
+  const char* job = std::getenv("SLURM_JOB_ID");
+  const char* nodes = std::getenv("SLURM_JOB_NODELIST");
+  if (out->hosts.empty() && job && *job && nodes && *nodes) {
+    std::vector<std::string> names;
+    std::vector<int> tasks;
+    NX_RETURN_IF_ERROR(expand_slurm_hostlist(nodes, &names).with_context("SLURM_JOB_NODELIST"));
+    const char* tpn = std::getenv("SLURM_TASKS_PER_NODE");
+    if (tpn && *tpn) NX_RETURN_IF_ERROR(expand_slurm_tasks_per_node(tpn, &tasks));
+    for (size_t i = 0; i < names.size(); ++i)
+      out->hosts.push_back({names[i], i < tasks.size() ? tasks[i] : 1});
+    out->from_slurm = true;
   }
+  out->local = !out->from_slurm;
+  for (const HostSlots& h : out->hosts) out->local = out->local && is_local_host(h.name);
+  return Status::Ok();
+}
+
+// The variables nexrun adds for every rank besides the job's: -x, and the network options.
+std::vector<std::string> exported_env(const JobPlan& plan, bool remote) {
+  std::vector<std::string> out;
+  if (remote) {
+    // Remote ranks get their host's environment; NEXAR_* settings travel with the job.
+    for (const std::string& kv : current_environment())
+      if (kv.rfind("NEXAR_", 0) == 0) out.push_back(kv);
+  }
+  for (const std::string& x : plan.forward_env) {
+    if (x.find('=') != std::string::npos) {
+      out.push_back(x);
+    } else if (const char* v = std::getenv(x.c_str())) {
+      out.push_back(x + "=" + v);
+    } else {
+      std::fprintf(stderr, "nexrun: warning: -x %s: not set here, not exported\n", x.c_str());
+    }
+  }
+  if (!plan.iface.empty()) out.push_back("NEXAR_IFACE=" + plan.iface);
+  if (!plan.addr_cidr.empty()) out.push_back("NEXAR_ADDR_CIDR=" + plan.addr_cidr);
+  if (!plan.port_range.empty()) out.push_back("NEXAR_PORT_RANGE=" + plan.port_range);
+  return out;
+}
+
+// Program and arguments of each rank (MPMD: the apps in rank order).
+std::vector<std::vector<std::string>> rank_argv(const JobPlan& plan, int np) {
+  std::vector<std::vector<std::string>> out;
+  for (const AppPlan& a : plan.apps)
+    for (int i = 0; i < (a.np > 0 ? a.np : np) && static_cast<int>(out.size()) < np; ++i) out.push_back(a.argv);
+  return out;
+}
+
+std::string self_path() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : "nexrun";
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+int run_local(const JobPlan& plan, const std::vector<std::string>& base_env, SignalEvents& signals) {
+  const char* path_env = std::getenv("PATH");
+  std::vector<std::string> paths;
+  for (const AppPlan& a : plan.apps) {
+    ProgramLookup program = find_program(a.argv.front(), path_env ? path_env : "");
+    if (!program.error.empty()) {
+      std::fprintf(stderr, "nexrun: %s\n", program.error.c_str());
+      return program.exit_code;
+    }
+    paths.push_back(program.path);
+  }
+  RankOutput output(plan);
+  if (Status s = output.prepare(plan.np); !s.ok()) return setup_failure(s);
 
   JobEnvironment job;
   job.world_size = plan.np;
@@ -65,17 +153,102 @@ int run(const JobPlan& plan, const std::vector<std::string>& base_env) {
   if (Status s = find_free_tcp_port(&job.master_port); !s.ok()) return setup_failure(s);
   for (int r = 0; r < plan.np; ++r) job.credential_files.push_back(credentials.rank_file(r));
 
-  std::vector<std::vector<std::string>> env;
-  for (int r = 0; r < plan.np; ++r) env.push_back(rank_environment(base_env, job, r));
-  NX_INFO(LAUNCH, "job %s: %d rank(s) of %s, rendezvous %s", job.job_id.c_str(), plan.np, program.path.c_str(),
+  // -x VAR=value replaces an inherited VAR.
+  const std::vector<std::string> exported = exported_env(plan, false);
+  std::vector<std::string> base;
+  for (const std::string& kv : base_env) {
+    bool replaced = false;
+    for (const std::string& x : exported) replaced = replaced || x.substr(0, x.find('=')) == kv.substr(0, kv.find('='));
+    if (!replaced) base.push_back(kv);
+  }
+  base.insert(base.end(), exported.begin(), exported.end());
+  const auto argv = rank_argv(plan, plan.np);
+  std::vector<SpawnSpec> specs;
+  size_t app = 0;
+  for (int r = 0, in_app = 0; r < plan.np; ++r, ++in_app) {
+    if (in_app == plan.apps[app].np && app + 1 < plan.apps.size()) ++app, in_app = 0;
+    // Later duplicates of a name must lose to the job's own: rank_environment drops them.
+    specs.push_back({paths[app], argv[static_cast<size_t>(r)], rank_environment(base, job, r)});
+  }
+  NX_INFO(LAUNCH, "job %s: %d rank(s) of %s, rendezvous %s", job.job_id.c_str(), plan.np, paths[0].c_str(),
           job.rendezvous.c_str());
 
-  JobRunner runner(plan, &status, &signals);
+  RunnerHooks hooks;
+  hooks.output = [&output](int rank, bool err, const char* d, size_t n, bool end) { output.write(rank, err, d, n, end); };
+  JobRunner runner(plan, &status, &signals, std::move(hooks));
   int exit_code = 0;
-  if (!runner.start(program.path, env, &exit_code)) return exit_code;
+  if (!runner.start(specs, &exit_code)) return exit_code;
   exit_code = runner.wait();
   NX_INFO(LAUNCH, "job %s ended: exit status %d", job.job_id.c_str(), exit_code);
   return exit_code;
+}
+
+int run_remote(const JobPlan& plan, const Placement& where, const RankMap& map, SignalEvents& signals) {
+  RemoteLaunch how;
+  how.nexrun_path = self_path();
+  how.use_srun = where.from_slurm && plan.launch_agent.empty();
+  how.agent_template = plan.launch_agent.empty() ? "ssh {host}" : plan.launch_agent;
+  RankOutput output(plan);
+  if (Status s = output.prepare(plan.np); !s.ok()) return setup_failure(s);
+
+  JobEnvironment job;
+  job.world_size = plan.np;
+  if (Status s = make_job_id(&job.job_id); !s.ok()) return setup_failure(s);
+  JobStatus status(job.job_id, plan.np);
+  JobCredentials credentials;
+  if (Status s = credentials.create(job.job_id, plan.np); !s.ok()) return setup_failure(s);
+  const std::vector<int> used = map.used_hosts();
+  job.num_nodes = static_cast<int>(used.size());
+  for (int r = 0; r < plan.np; ++r) {
+    const int h = map.host_of_rank[static_cast<size_t>(r)];
+    job.local_rank.push_back(map.local_rank(r));
+    job.local_size.push_back(static_cast<int>(map.ranks_of_host[static_cast<size_t>(h)].size()));
+    job.node_rank.push_back(static_cast<int>(std::find(used.begin(), used.end(), h) - used.begin()));
+  }
+  const std::vector<std::string> exported = exported_env(plan, true);
+  std::vector<std::vector<std::string>> env;
+  std::vector<std::string> pems;
+  for (int r = 0; r < plan.np; ++r) {
+    env.push_back(rank_environment(exported, job, r));
+    pems.push_back(read_file(credentials.rank_file(r)));
+  }
+  RemoteJob remote(plan, map, how, &status, &signals, &output);
+  int exit_code = 0;
+  if (!remote.start(&job, env, rank_argv(plan, plan.np), pems, credentials.launcher_file(), &exit_code))
+    return exit_code;
+  exit_code = remote.wait();
+  NX_INFO(LAUNCH, "job %s ended: exit status %d", job.job_id.c_str(), exit_code);
+  return exit_code;
+}
+
+int run(JobPlan plan, const std::vector<std::string>& base_env) {
+  SignalEvents signals;  // before any thread exists, so all inherit the mask
+  if (Status s = signals.open(); !s.ok()) return setup_failure(s);
+
+  Placement where;
+  if (Status s = find_hosts(plan, &where); !s.ok()) return usage_failure(s.message());
+  if (!plan.np_given && where.hosts.empty() && plan.npernode == 0)
+    return usage_failure("-np is required (or give hosts with -H / --hostfile, or run inside a SLURM allocation)");
+  if (where.hosts.empty()) where.hosts.push_back({"localhost", plan.np_given ? plan.np : plan.npernode});
+  RankMap map;
+  int np = plan.np_given ? plan.np : 0;
+  if (!plan.np_given && where.from_slurm)
+    if (const char* n = std::getenv("SLURM_NTASKS")) np = std::atoi(n);
+  if (Status s = map_ranks(where.hosts, np, plan.npernode, plan.map_by_node, &map); !s.ok())
+    return usage_failure(s.message());
+  plan.np = static_cast<int>(map.host_of_rank.size());
+  if (plan.apps.size() == 1) plan.apps[0].np = plan.np;
+
+  if (plan.display_map || plan.dry_run) std::fputs(describe_map(map).c_str(), plan.dry_run ? stdout : stderr);
+  if (plan.dry_run) {
+    if (!where.local) {
+      RemoteLaunch how{plan.launch_agent.empty() ? "ssh {host}" : plan.launch_agent,
+                       where.from_slurm && plan.launch_agent.empty(), self_path()};
+      for (const std::string& c : agent_commands(how, map)) std::printf("nexrun: agent: %s\n", c.c_str());
+    }
+    return 0;
+  }
+  return where.local ? run_local(plan, base_env, signals) : run_remote(plan, where, map, signals);
 }
 
 }  // namespace
@@ -84,13 +257,14 @@ int main(int argc, char** argv) {
   ensure_standard_fds();
   CliResult cli = parse_command_line(argc, argv);
   if (cli.exit_now) return cli.exit_code;
+  if (!cli.plan.agent.empty()) return run_agent(cli.plan);
   // The ranks get the environment nexrun was given, not what --verbose changes below.
   const std::vector<std::string> base_env = current_environment();
-  if (cli.plan.verbose && !params::is_set("NEXAR_DEBUG")) {
-    setenv("NEXAR_DEBUG", "INFO", 1);
-    params::reload();
-    log_reload();
-  }
+  if (cli.plan.verbose && !params::is_set("NEXAR_DEBUG")) setenv("NEXAR_DEBUG", "INFO", 1);
+  // The launcher's own rendezvous honours the network options too.
+  if (!cli.plan.port_range.empty()) setenv("NEXAR_PORT_RANGE", cli.plan.port_range.c_str(), 1);
+  params::reload();
+  log_reload();
   try {
     return run(cli.plan, base_env);  // unwinds (credentials removed, ranks killed) on every path
   } catch (const std::exception& e) {

@@ -36,9 +36,16 @@ bool write_fully(int fd, const char* data, size_t len) {
 OutputForwarder::OutputForwarder(int src_fd, int dest_fd, std::string prefix)
     : src_fd_(src_fd), dest_fd_(dest_fd), prefix_(std::move(prefix)) {}
 
+OutputForwarder::OutputForwarder(int src_fd, Sink sink) : src_fd_(src_fd), sink_(std::move(sink)) {}
+
 OutputForwarder::~OutputForwarder() { finish(); }
 
 void OutputForwarder::emit(const char* data, size_t len, bool line_end) {
+  if (sink_) {
+    if (len > 0 || line_end) sink_(data, len, line_end);
+    at_line_start_ = line_end || (len > 0 && data[len - 1] == '\n');
+    return;
+  }
   std::string out;
   out.reserve(prefix_.size() + len + 1);
   if (at_line_start_) out += prefix_;
@@ -88,7 +95,7 @@ void OutputForwarder::finish() {
 }
 
 void OutputForwarder::close_source() {
-  if (!pending_.empty() || !at_line_start_) emit(pending_.data(), pending_.size(), !prefix_.empty());
+  if (!pending_.empty() || !at_line_start_) emit(pending_.data(), pending_.size(), !prefix_.empty() || sink_);
   pending_.clear();
   close(src_fd_);
   src_fd_ = -1;

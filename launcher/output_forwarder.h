@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 namespace nexar::launcher {
@@ -14,6 +15,10 @@ class OutputForwarder {
   static constexpr size_t kMaxLine = 64 * 1024;
 
   OutputForwarder(int src_fd, int dest_fd, std::string prefix);
+  // Hands each whole line (newline included) or piece of a long line to sink instead;
+  // line_end: a partial last line at EOF (no newline of its own).
+  using Sink = std::function<void(const char* data, size_t len, bool line_end)>;
+  OutputForwarder(int src_fd, Sink sink);
   ~OutputForwarder();
   OutputForwarder(const OutputForwarder&) = delete;
   OutputForwarder& operator=(const OutputForwarder&) = delete;
@@ -33,7 +38,8 @@ class OutputForwarder {
   void emit(const char* data, size_t len, bool line_end);
 
   int src_fd_;
-  const int dest_fd_;
+  const int dest_fd_ = -1;
+  const Sink sink_;
   const std::string prefix_;
   std::string pending_;    // bytes after the last newline
   bool at_line_start_ = true;

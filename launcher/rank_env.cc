@@ -11,23 +11,27 @@ std::vector<std::string> rank_environment(const std::vector<std::string>& base, 
                                           int rank) {
   const std::string r = std::to_string(rank);
   const std::string n = std::to_string(job.world_size);
-  // One host: local rank = rank, local size = world size.
+  const size_t i = static_cast<size_t>(rank);
+  const bool placed = i < job.local_rank.size();  // else one host: local rank = rank
+  const std::string lr = placed ? std::to_string(job.local_rank[i]) : r;
+  const std::string ls = placed ? std::to_string(job.local_size[i]) : n;
+  const std::string node = placed ? std::to_string(job.node_rank[i]) : "0";
   const std::map<std::string, std::string> vars = {
       {"NEXAR_RANK", r},
       {"NEXAR_WORLD_SIZE", n},
-      {"NEXAR_LOCAL_RANK", r},
-      {"NEXAR_LOCAL_SIZE", n},
-      {"NEXAR_NODE_RANK", "0"},
-      {"NEXAR_NUM_NODES", "1"},
+      {"NEXAR_LOCAL_RANK", lr},
+      {"NEXAR_LOCAL_SIZE", ls},
+      {"NEXAR_NODE_RANK", node},
+      {"NEXAR_NUM_NODES", std::to_string(job.num_nodes)},
       {"NEXAR_JOB_ID", job.job_id},
       {"NEXAR_RENDEZVOUS", job.rendezvous},
-      {"NEXAR_CREDENTIALS", job.credential_files.at(rank)},
+      {"NEXAR_CREDENTIALS", i < job.credential_files.size() ? job.credential_files[i] : ""},
       {"RANK", r},
       {"WORLD_SIZE", n},
-      {"LOCAL_RANK", r},
-      {"LOCAL_WORLD_SIZE", n},
-      {"GROUP_RANK", "0"},
-      {"MASTER_ADDR", "127.0.0.1"},
+      {"LOCAL_RANK", lr},
+      {"LOCAL_WORLD_SIZE", ls},
+      {"GROUP_RANK", node},
+      {"MASTER_ADDR", job.master_addr},
       {"MASTER_PORT", std::to_string(job.master_port)},
   };
   std::vector<std::string> env;

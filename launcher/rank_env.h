@@ -13,6 +13,11 @@ struct JobEnvironment {
   std::string rendezvous;                    // "ip:port"
   int master_port = 0;                       // a free TCP port on this host (torchrun's MASTER_PORT)
   std::vector<std::string> credential_files;  // one per rank
+  // Many hosts: per rank, its rank on its host, the ranks on that host and the host's
+  // index; empty: one host (local rank = rank).
+  std::vector<int> local_rank, local_size, node_rank;
+  int num_nodes = 1;
+  std::string master_addr = "127.0.0.1";  // rank 0's host
 };
 
 // "NAME=value" strings for rank `rank`, base first (minus the names set here).

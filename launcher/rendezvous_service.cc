@@ -6,12 +6,11 @@
 namespace nexar::launcher {
 
 Status RendezvousService::start(const std::string& launcher_credential_file,
-                                std::function<std::string()> status_json) {
+                                std::function<std::string()> status_json, const std::string& bind_ip) {
   std::shared_ptr<tls::Context> tls;
   NX_RETURN_IF_ERROR(tls::Context::load(launcher_credential_file, &tls).with_context("rendezvous credential"));
   quic::EndpointConfig config = quic::endpoint_config_from_params(tls);
-  config.bind_address = "127.0.0.1";  // one host: the service never leaves loopback
-  config.port = 0;
+  config.bind_address = bind_ip;  // one host: the service never leaves loopback
   config.accept_alpns = {"h3"};
   NX_RETURN_IF_ERROR(quic::Endpoint::create(config, &endpoint_).with_context("rendezvous endpoint"));
   NX_RETURN_IF_ERROR(

@@ -1,5 +1,5 @@
 // The job's rendezvous service as nexrun runs it: a QUIC endpoint on 127.0.0.1 (ephemeral
-// port) with the launcher's credential, ALPN h3, and the rendezvous server on it.
+// port, or NEXAR_PORT_RANGE; another address when hosts are remote) with the launcher's credential, ALPN h3, and the rendezvous server on it.
 #pragma once
 
 #include <functional>
@@ -20,7 +20,9 @@ class RendezvousService {
   RendezvousService& operator=(const RendezvousService&) = delete;
 
   // status_json is called on the endpoint's progress thread for GET /status.
-  Status start(const std::string& launcher_credential_file, std::function<std::string()> status_json);
+  // bind_ip: loopback for one host; for many, an address every host can reach.
+  Status start(const std::string& launcher_credential_file, std::function<std::string()> status_json,
+               const std::string& bind_ip = "127.0.0.1");
   // "127.0.0.1:port", the value of NEXAR_RENDEZVOUS.
   const std::string& address() const { return address_; }
   // Closes every connection and stops the progress thread. Idempotent.

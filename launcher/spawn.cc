@@ -49,12 +49,18 @@ void close_fd(int& fd) {
 
 Status spawn_rank(const SpawnSpec& spec, SpawnedRank* out, int* exec_errno) {
   *exec_errno = 0;
-  int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1}, report[2] = {-1, -1};
-  int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1}, report[2] = {-1, -1}, in_pipe[2] = {-1, -1};
+  int null_fd = -1;
+  if (spec.stdin_pipe) {
+    if (pipe2(in_pipe, O_CLOEXEC) == 0) null_fd = in_pipe[0];
+  } else {
+    null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  }
   if (null_fd < 0 || pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
       pipe2(report, O_CLOEXEC) != 0) {
     Status s(NEXAR_ERR_SYSTEM, strprintf("creating pipes: %s", std::strerror(errno)));
-    for (int* fd : {&null_fd, &out_pipe[0], &out_pipe[1], &err_pipe[0], &err_pipe[1], &report[0], &report[1]})
+    for (int* fd : {&null_fd, &out_pipe[0], &out_pipe[1], &err_pipe[0], &err_pipe[1], &report[0], &report[1],
+                    &in_pipe[1]})
       close_fd(*fd);
     return s;
   }
@@ -68,7 +74,7 @@ Status spawn_rank(const SpawnSpec& spec, SpawnedRank* out, int* exec_errno) {
   const int fork_errno = errno;
   for (int* fd : {&null_fd, &out_pipe[1], &err_pipe[1], &report[1]}) close_fd(*fd);
   if (pid < 0) {
-    for (int* fd : {&out_pipe[0], &err_pipe[0], &report[0]}) close_fd(*fd);
+    for (int* fd : {&out_pipe[0], &err_pipe[0], &report[0], &in_pipe[1]}) close_fd(*fd);
     return Status(NEXAR_ERR_SYSTEM, strprintf("fork: %s", std::strerror(fork_errno)));
   }
   setpgid(pid, pid);  // also here, so the group exists before we ever signal it
@@ -84,6 +90,7 @@ Status spawn_rank(const SpawnSpec& spec, SpawnedRank* out, int* exec_errno) {
     waitpid(pid, nullptr, 0);
     close_fd(out_pipe[0]);
     close_fd(err_pipe[0]);
+    close_fd(in_pipe[1]);
     *exec_errno = child_errno;
     return Status(NEXAR_ERR_SYSTEM, strprintf("cannot run '%s': %s", spec.path.c_str(), std::strerror(child_errno)));
   }
@@ -92,6 +99,7 @@ Status spawn_rank(const SpawnSpec& spec, SpawnedRank* out, int* exec_errno) {
   out->pid = pid;
   out->out_fd = out_pipe[0];
   out->err_fd = err_pipe[0];
+  out->in_fd = in_pipe[1];
   return Status::Ok();
 }
 

@@ -17,12 +17,14 @@ struct SpawnSpec {
   std::string path;               // resolved program (find_program)
   std::vector<std::string> argv;  // argv[0] included
   std::vector<std::string> env;   // "NAME=value"
+  bool stdin_pipe = false;        // stdin from a pipe nexrun writes (launch agents), not /dev/null
 };
 
 struct SpawnedRank {
   pid_t pid = -1;   // also its process group id
   int out_fd = -1;  // read ends, non-blocking, close-on-exec
   int err_fd = -1;
+  int in_fd = -1;   // write end of stdin when stdin_pipe (blocking, close-on-exec)
 };
 
 // Returns once the program was exec'd (or failed to be: the child is reaped and the

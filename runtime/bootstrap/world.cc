@@ -1,5 +1,6 @@
 #include "bootstrap/world.h"
 
+#include "bootstrap/address_select.h"
 #include "bootstrap/host_identity.h"
 #include "core/log.h"
 #include "core/params.h"
@@ -46,8 +47,9 @@ Status World::start_endpoint() {
     return Status(NEXAR_ERR_AUTH, strprintf("credential %s is for %s, not job %s rank %d", info_.credentials.c_str(),
                                             tls_->self().to_string().c_str(), info_.job_id.c_str(), info_.rank));
   quic::EndpointConfig cfg = quic::endpoint_config_from_params(tls_);
-  std::string addr = params::get_string("NEXAR_ADDR");
-  cfg.bind_address = addr.empty() ? "127.0.0.1" : addr;
+  // NEXAR_ADDR / NEXAR_IFACE / NEXAR_ADDR_CIDR, else the route toward the rendezvous
+  // (loopback only when the rendezvous is on loopback): address_select.h.
+  NX_RETURN_IF_ERROR(select_address_from_params(info_.rendezvous, &cfg.bind_address));
   cfg.accept_alpns = {quic_link::kAlpn};
   NX_RETURN_IF_ERROR(quic::Endpoint::create(cfg, &endpoint_));
   NX_INFO(NET, "rank %d listening on %s", info_.rank, endpoint_->local_address().c_str());
@@ -123,6 +125,7 @@ std::shared_ptr<comm::Comm> make_world_comm(const std::shared_ptr<World>& world,
   info->engine = &world->engine();
   info->host_ids = world->host_ids();
   info->owner = world;
+  info->contexts.reserve(0);
   std::vector<int> members(static_cast<size_t>(world->info().world_size));
   for (size_t i = 0; i < members.size(); ++i) members[i] = static_cast<int>(i);
   return std::make_shared<comm::Comm>(info, 0, members, world->info().rank, timeout_s);

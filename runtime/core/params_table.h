@@ -13,6 +13,11 @@
   X(NEXAR_UNEXPECTED_LIMIT, INT,    "268435456", "Bytes of unexpected (not yet received) messages buffered per process before back-pressure") \
   X(NEXAR_EAGER_LIMIT,      INT,    "65536", "Messages up to this many bytes travel inline on a peer's control stream") \
   X(NEXAR_ADDR,             STRING, "",      "IP address to bind and advertise (default: 127.0.0.1 for one host)") \
+  X(NEXAR_IFACE,            STRING, "",      "Network interface whose address a rank binds and advertises (nexrun --iface)") \
+  X(NEXAR_ADDR_CIDR,        STRING, "",      "Bind and advertise the first address inside this range, e.g. 10.1.0.0/16 (nexrun --addr)") \
+  X(NEXAR_PORT_RANGE,       STRING, "",      "UDP ports LO-HI every QUIC endpoint binds from, for firewalls (default: ephemeral)") \
+  X(NEXAR_AGENT_TIMEOUT,    DOUBLE, "10",    "Seconds nexrun and its launch agents wait for each other (start check, heartbeats)") \
+  X(NEXAR_SLURM_DIR,        STRING, "",      "Shared directory for srun direct launch (default: $HOME/.nexar): job secrets and rendezvous") \
   X(NEXAR_QUIC_PACKET_SIZE, INT,    "65000", "Largest UDP payload QUIC sends (loopback allows 65000)") \
   X(NEXAR_QUIC_ACK_THRESH,  INT,    "8",     "Packets received before an ACK is sent") \
   X(NEXAR_HOST_ID,          STRING, "",      "Override of this host's identity (ranks with equal ids share a host)") \
