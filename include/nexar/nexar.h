@@ -100,6 +100,20 @@ NEXAR_API nexar_result_t nexar_comm_destroy(nexar_comm_t comm);
  */
 NEXAR_API nexar_result_t nexar_comm_abort(nexar_comm_t comm);
 
+/**
+ * Splits comm: collective over comm (in its order of collectives). Ranks passing the same
+ * color >= 0 form a new communicator, ranked by (key, rank in comm); color NEXAR_UNDEFINED
+ * gives *newcomm = NULL. The new communicator shares comm's connections but has its own
+ * message space: its traffic never mixes with comm's or a sibling's, even with equal tags.
+ * It is independent of comm afterwards (either may be destroyed first) and is freed with
+ * nexar_comm_destroy. Returns NEXAR_ERR_INVALID_ARGUMENT (NULL newcomm, color negative and not
+ * NEXAR_UNDEFINED), and the errors of a collective.
+ */
+NEXAR_API nexar_result_t nexar_comm_split(nexar_comm_t comm, int color, int key, nexar_comm_t *newcomm);
+/** A communicator with comm's ranks in the same order and a message space of its own.
+ *  Collective over comm; results as nexar_comm_split. */
+NEXAR_API nexar_result_t nexar_comm_dup(nexar_comm_t comm, nexar_comm_t *newcomm);
+
 /** Writes comm's rank of this process to *rank. NEXAR_ERR_INVALID_ARGUMENT on NULLs. */
 NEXAR_API nexar_result_t nexar_comm_rank(nexar_comm_t comm, int *rank);
 /** Writes the number of ranks in comm to *size. NEXAR_ERR_INVALID_ARGUMENT on NULLs. */

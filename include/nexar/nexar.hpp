@@ -10,11 +10,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "nexar/nexar.h"
 
@@ -93,6 +95,13 @@ class Request {
 };
 
 // A communicator that owns its nexar_comm_t: destroyed (collectively) by the destructor.
+//
+// Two styles of use. MPI style: the std::span overloads of send/recv block until the buffer
+// may be reused; isend/irecv return a Request. numr style (the methods of numr's
+// `Communicator` trait, so a binding for numr-style code is a thin wrapper): raw pointers,
+// element counts and dtypes; all_reduce is in place; send and recv only start the transfer
+// and sync() completes every one started (buffers must stay valid and untouched until
+// then); barrier() implies sync(); split() returns the new communicator or nothing.
 class Communicator {
  public:
   // The world, from the launcher's environment (a world of one without a launcher).
@@ -104,11 +113,13 @@ class Communicator {
 
   Communicator() = default;
   explicit Communicator(nexar_comm_t adopt) : comm_(adopt) {}
-  Communicator(Communicator&& o) noexcept : comm_(std::exchange(o.comm_, nullptr)) {}
+  Communicator(Communicator&& o) noexcept
+      : comm_(std::exchange(o.comm_, nullptr)), pending_(std::move(o.pending_)) {}
   Communicator& operator=(Communicator&& o) noexcept {
     if (this != &o) {
       reset();
       comm_ = std::exchange(o.comm_, nullptr);
+      pending_ = std::move(o.pending_);
     }
     return *this;
   }
@@ -150,11 +161,71 @@ class Communicator {
     return Request(r);
   }
 
-  void barrier() { check(nexar_barrier(comm_), comm_, "nexar_barrier"); }
   Request ibarrier() {
     nexar_request_t r = nullptr;
     check(nexar_ibarrier(comm_, &r), comm_, "nexar_ibarrier");
     return Request(r);
+  }
+
+  // ---- numr style ------------------------------------------------------------------
+  size_t world_size() const { return static_cast<size_t>(size()); }
+
+  void all_reduce(void* ptr, size_t count, nexar_dtype_t dtype, nexar_op_t op) {
+    check(nexar_allreduce(ptr, ptr, count, dtype, op, comm_), comm_, "nexar_allreduce");
+  }
+  void broadcast(void* ptr, size_t count, nexar_dtype_t dtype, int root) {
+    check(nexar_broadcast(ptr, count, dtype, root, comm_), comm_, "nexar_broadcast");
+  }
+  // send_ptr: count elements; recv_ptr: count * world_size() elements.
+  void all_gather(const void* send_ptr, void* recv_ptr, size_t count, nexar_dtype_t dtype) {
+    check(nexar_allgather(send_ptr, recv_ptr, count, dtype, comm_), comm_, "nexar_allgather");
+  }
+  // send_ptr: count * world_size() elements; recv_ptr: count elements (this rank's block).
+  void reduce_scatter(const void* send_ptr, void* recv_ptr, size_t count, nexar_dtype_t dtype, nexar_op_t op) {
+    check(nexar_reduce_scatter(send_ptr, recv_ptr, count, dtype, op, comm_), comm_, "nexar_reduce_scatter");
+  }
+  // Starts a send; complete after sync().
+  void send(const void* ptr, size_t count, nexar_dtype_t dtype, int dest, int tag) {
+    nexar_request_t r = nullptr;
+    check(nexar_isend(ptr, count, dtype, dest, tag, comm_, &r), comm_, "nexar_isend");
+    pending_.emplace_back(r);
+  }
+  // Starts a receive; the data is there after sync().
+  void recv(void* ptr, size_t count, nexar_dtype_t dtype, int src, int tag) {
+    nexar_request_t r = nullptr;
+    check(nexar_irecv(ptr, count, dtype, src, tag, comm_, &r), comm_, "nexar_irecv");
+    pending_.emplace_back(r);
+  }
+  // Completes every send and recv started; throws the first error (after waiting for all).
+  void sync() {
+    std::vector<Request> ops = std::move(pending_);
+    pending_.clear();
+    std::optional<Error> first;
+    for (Request& r : ops) {
+      try {
+        r.wait();
+      } catch (const Error& e) {
+        if (!first) first = e;
+      }
+    }
+    if (first) throw *first;
+  }
+  void barrier() {
+    sync();
+    check(nexar_barrier(comm_), comm_, "nexar_barrier");
+  }
+  // Collective. Ranks with the same color (>= 0) form a communicator ordered by (key, rank);
+  // NEXAR_UNDEFINED gives nothing.
+  std::optional<Communicator> split(int color, int key) {
+    nexar_comm_t c = nullptr;
+    check(nexar_comm_split(comm_, color, key, &c), comm_, "nexar_comm_split");
+    if (!c) return std::nullopt;
+    return Communicator(c);
+  }
+  Communicator dup() {
+    nexar_comm_t c = nullptr;
+    check(nexar_comm_dup(comm_, &c), comm_, "nexar_comm_dup");
+    return Communicator(c);
   }
 
  private:
@@ -164,9 +235,37 @@ class Communicator {
     return v;
   }
   void reset() {
+    pending_.clear();  // each Request waits for its operation
     if (comm_) (void)nexar_comm_destroy(std::exchange(comm_, nullptr));
   }
   nexar_comm_t comm_ = nullptr;
+  std::vector<Request> pending_;  // numr-style sends and receives awaiting sync()
 };
+
+// The groups of 3-D parallel training with numr's CommunicatorGroup layout: world ranks in
+// [DP, PP, TP] order, tensor parallel innermost. For world rank r:
+//   tp_rank = r % tp, pp_rank = (r / tp) % pp, dp_rank = r / (tp * pp).
+struct ParallelGroups {
+  Communicator tp, pp, dp;
+  int tp_rank = 0, pp_rank = 0, dp_rank = 0;
+};
+
+// Collective over world. Throws Error(NEXAR_ERR_INVALID_ARGUMENT) unless dp * pp * tp equals
+// the world size (every size >= 1).
+inline ParallelGroups make_parallel_groups(Communicator& world, int dp, int pp, int tp) {
+  const int n = world.size(), r = world.rank();
+  if (dp < 1 || pp < 1 || tp < 1 || static_cast<long>(dp) * pp * tp != n)
+    throw Error(NEXAR_ERR_INVALID_ARGUMENT, "make_parallel_groups: dp " + std::to_string(dp) + " x pp " +
+                                                std::to_string(pp) + " x tp " + std::to_string(tp) +
+                                                " does not equal the world size " + std::to_string(n));
+  ParallelGroups g;
+  g.tp_rank = r % tp;
+  g.pp_rank = (r / tp) % pp;
+  g.dp_rank = r / (tp * pp);
+  g.tp = *world.split(r / tp, r);                      // same (dp, pp)
+  g.pp = *world.split(g.dp_rank * tp + g.tp_rank, r);  // same (dp, tp)
+  g.dp = *world.split(g.pp_rank * tp + g.tp_rank, r);  // same (pp, tp)
+  return g;
+}
 
 }  // namespace nexar

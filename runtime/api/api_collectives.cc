@@ -19,10 +19,10 @@ comm::CollTaskPtr task_for(const std::shared_ptr<comm::Comm>& c, const CollArgs&
 }
 }  // namespace
 
-Status barrier_of(comm::Comm& c) {
+Status barrier_of(const std::shared_ptr<comm::Comm>& c) {
   CollArgs args;
   args.kind = CollKind::BARRIER;
-  return comm::run_collective(c, args);
+  return c->collectives().run_blocking(task_for(c, args));
 }
 
 // Blocking when req is NULL; otherwise queued, and *req completes it.

@@ -41,7 +41,7 @@ NEXAR_API nexar_result_t nexar_comm_destroy(nexar_comm_t comm) {
   // Collective: no rank leaves while others may still need it. A broken communicator
   // cannot synchronise; it is only freed.
   Status st;
-  if (comm->comm->check_usable().ok()) st = nexar::api::barrier_of(*comm->comm);
+  if (comm->comm->check_usable().ok()) st = nexar::api::barrier_of(comm->comm);
   if (comm->world && st.ok()) st = comm->world->shutdown(comm->comm->deadline());
   comm->comm.reset();
   comm->world.reset();

@@ -31,7 +31,7 @@ const char* last_error(nexar_comm_t comm);
 // Checks a buffer of count elements of dtype; *bytes gets its size.
 Status check_buffer(const void* buf, size_t count, nexar_dtype_t dtype, const char* what, size_t* bytes);
 // Runs a barrier on c through its collective queue (in order with other collectives).
-Status barrier_of(comm::Comm& c);
+Status barrier_of(const std::shared_ptr<comm::Comm>& c);
 // Checks a peer rank (any_ok: NEXAR_ANY_SOURCE allowed).
 Status check_peer(const comm::Comm& c, int peer, bool any_ok);
 

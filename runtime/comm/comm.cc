@@ -36,6 +36,7 @@ Comm::Comm(std::shared_ptr<WorldInfo> world, uint32_t ctx_base, std::vector<int>
 Comm::~Comm() {
   world_->engine->unregister_context(p2p_context());
   world_->engine->unregister_context(coll_context());
+  world_->contexts.release(ctx_base_);
 }
 
 p2p::Clock::time_point Comm::deadline() const {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "comm/coll_queue.h"
+#include "comm/context_registry.h"
 #include "p2p/engine.h"
 
 namespace nexar::comm {
@@ -19,11 +20,13 @@ struct WorldInfo {
   p2p::Engine* engine = nullptr;
   std::vector<std::string> host_ids;  // per world rank
   std::shared_ptr<void> owner;         // keeps the transports alive while a comm exists
+  ContextRegistry contexts;            // context ids of this process's communicators
 };
 
 class Comm {
  public:
-  // members: world ranks in comm rank order; this process is members[my_rank].
+  // members: world ranks in comm rank order; this process is members[my_rank]. ctx_base
+  // (and ctx_base + 1) must be reserved in world->contexts; the Comm releases them.
   Comm(std::shared_ptr<WorldInfo> world, uint32_t ctx_base, std::vector<int> members, int my_rank, double timeout_s);
   ~Comm();
 
@@ -60,6 +63,11 @@ class Comm {
   CollQueue& collectives() { return colls_; }
   // The sequence number of the next collective (every rank runs them in the same order).
   uint32_t next_collective_seq() { return coll_seq_++ & ((1u << 20) - 1); }
+  // How many communicators were made from this one (split and dup are collective, so every
+  // member counts the same).
+  uint32_t next_child_number() { return children_++; }
+  double timeout() const { return timeout_s_.load(); }
+  const std::vector<int>& members() const { return members_; }
 
  private:
   std::shared_ptr<WorldInfo> world_;
@@ -72,6 +80,7 @@ class Comm {
   mutable std::mutex mu_;
   Status broken_;
   std::atomic<uint32_t> coll_seq_{0};
+  std::atomic<uint32_t> children_{0};
   CollQueue colls_;
 };
 

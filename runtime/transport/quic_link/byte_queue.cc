@@ -8,8 +8,9 @@ constexpr size_t kCoalesce = 64 * 1024;
 
 void ByteQueue::append(std::vector<uint8_t>&& bytes) {
   if (bytes.empty()) return;
-  // The tail chunk may grow only while none of it was handed to QUIC (its memory moves).
-  if (!chunks_.empty() && chunks_.back().start >= written_ && chunks_.back().data.size() + bytes.size() <= kCoalesce) {
+  // The tail chunk may grow only while none of it was ever offered to QUIC (its memory
+  // moves when it grows, and QUIC may hold pointers into what it was offered).
+  if (!chunks_.empty() && chunks_.back().start >= sealed_ && chunks_.back().data.size() + bytes.size() <= kCoalesce) {
     auto& d = chunks_.back().data;
     d.insert(d.end(), bytes.begin(), bytes.end());
   } else {
@@ -21,7 +22,8 @@ void ByteQueue::append(std::vector<uint8_t>&& bytes) {
   appended_ += bytes.size();
 }
 
-size_t ByteQueue::peek(ngtcp2_vec* vecs, size_t max_vecs) const {
+size_t ByteQueue::peek(ngtcp2_vec* vecs, size_t max_vecs) {
+  sealed_ = appended_;
   size_t n = 0;
   for (const Chunk& c : chunks_) {
     if (n == max_vecs) break;

@@ -16,8 +16,9 @@ class ByteQueue {
   void append(std::vector<uint8_t>&& bytes);
   bool has_unwritten() const { return written_ < appended_; }
   bool all_acked() const { return acked_ >= appended_; }
-  // Fills vecs with unwritten bytes; returns how many vecs were used.
-  size_t peek(ngtcp2_vec* vecs, size_t max_vecs) const;
+  // Fills vecs with unwritten bytes; returns how many vecs were used. Every chunk offered
+  // becomes immutable: QUIC keeps pointers into it for retransmission until it is acked.
+  size_t peek(ngtcp2_vec* vecs, size_t max_vecs);
   void mark_written(size_t n) { written_ += n; }
   // The peer acknowledged n more bytes: frees chunks wholly acknowledged.
   void mark_acked(uint64_t n);
@@ -29,6 +30,7 @@ class ByteQueue {
   };
   std::deque<Chunk> chunks_;
   uint64_t appended_ = 0, written_ = 0, acked_ = 0;
+  uint64_t sealed_ = 0;  // bytes below this were offered to QUIC: their chunks never change
 };
 
 }  // namespace nexar::quic_link

@@ -1,0 +1,90 @@
+#include "comm/comm_split.h"
+
+#include <algorithm>
+
+#include "comm/comm_coll_context.h"
+#include "core/log.h"
+
+namespace nexar::comm {
+namespace {
+
+uint64_t mix(uint64_t x) {  // splitmix64's finaliser
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// Even (p2p id; +1 is the collective id), never 0 (the world's).
+uint32_t child_context(uint32_t parent_base, uint32_t child_number, int color, uint32_t salt) {
+  uint64_t h = mix(mix(mix(parent_base) ^ child_number) ^ static_cast<uint32_t>(color)) ^ mix(salt);
+  uint32_t base = static_cast<uint32_t>(h) & ~1u;
+  return base == 0 ? 2 : base;
+}
+
+Status collective(Comm& c, coll::CollKind kind, const void* send, void* recv, size_t count, nexar_dtype_t dtype,
+                  nexar_op_t op = NEXAR_SUM) {
+  coll::CollArgs a;
+  a.kind = kind;
+  a.sendbuf = send;
+  a.recvbuf = recv;
+  a.count = count;
+  a.dtype = dtype;
+  a.op = op;
+  return run_collective(c, a);
+}
+
+// Picks context ids for this rank's child that no member process already uses: every rank
+// tries its candidate, and all retry with a new salt if any rank of the parent collided.
+Status agree_on_context(Comm& parent, uint32_t child_number, int color, uint32_t* base) {
+  for (uint32_t salt = 0; salt < 16; ++salt) {
+    const bool mine = color != NEXAR_UNDEFINED;
+    uint32_t candidate = mine ? child_context(parent.p2p_context(), child_number, color, salt) : 0;
+    uint8_t collided = mine && !parent.world()->contexts.reserve(candidate) ? 1 : 0;
+    uint8_t any = 0;
+    Status st = collective(parent, coll::CollKind::ALLREDUCE, &collided, &any, 1, NEXAR_UINT8, NEXAR_MAX);
+    if (!st.ok() || any) {
+      if (mine && !collided) parent.world()->contexts.release(candidate);
+      NX_RETURN_IF_ERROR(st);
+      NX_INFO(INIT, "context id collision for a new communicator; trying again (salt %u)", salt + 1);
+      continue;
+    }
+    *base = candidate;
+    return Status::Ok();
+  }
+  return Status(NEXAR_ERR_INTERNAL, "no free context id for a new communicator after 16 tries");
+}
+
+}  // namespace
+
+Status split(Comm& parent, int color, int key, std::shared_ptr<Comm>* out) {
+  out->reset();
+  const int n = parent.size();
+  std::vector<int32_t> all(2 * static_cast<size_t>(n));
+  const int32_t mine[2] = {color, key};
+  NX_RETURN_IF_ERROR(collective(parent, coll::CollKind::ALLGATHER, mine, all.data(), 2, NEXAR_INT32));
+  const uint32_t child_number = parent.next_child_number();
+  uint32_t base = 0;
+  NX_RETURN_IF_ERROR(agree_on_context(parent, child_number, color, &base));
+  if (color == NEXAR_UNDEFINED) return Status::Ok();
+
+  std::vector<int> ranks;  // parent ranks with my color, ordered by (key, parent rank)
+  for (int r = 0; r < n; ++r)
+    if (all[2 * static_cast<size_t>(r)] == color) ranks.push_back(r);
+  std::stable_sort(ranks.begin(), ranks.end(),
+                   [&](int a, int b) { return all[2 * static_cast<size_t>(a) + 1] < all[2 * static_cast<size_t>(b) + 1]; });
+  std::vector<int> members;
+  int my_rank = -1;
+  for (int r : ranks) {
+    if (r == parent.rank()) my_rank = static_cast<int>(members.size());
+    members.push_back(parent.world_rank_of(r));
+  }
+  *out = std::make_shared<Comm>(parent.world(), base, std::move(members), my_rank, parent.timeout());
+  NX_INFO(INIT, "split: color %d key %d -> rank %d of %d (context %u)", color, key, my_rank, (*out)->size(), base);
+  return Status::Ok();
+}
+
+Status dup(Comm& parent, std::shared_ptr<Comm>* out) { return split(parent, 0, parent.rank(), out); }
+
+}  // namespace nexar::comm

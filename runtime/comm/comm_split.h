@@ -1,0 +1,18 @@
+// New communicators from old ones: split by (color, key) and dup. Both are collective over
+// the parent and run in its collective order. Children share the parent's engine and
+// connections; they get their own context ids, derived from the parent's ids, the child's
+// number and its color by hashing, so no extra round trip is needed to agree on them.
+#pragma once
+
+#include <memory>
+
+#include "comm/comm.h"
+
+namespace nexar::comm {
+
+// color >= 0 or NEXAR_UNDEFINED (then *out is null). Members are ordered by (key, parent rank).
+Status split(Comm& parent, int color, int key, std::shared_ptr<Comm>* out);
+// Same members and order as parent, new context ids.
+Status dup(Comm& parent, std::shared_ptr<Comm>* out);
+
+}  // namespace nexar::comm
