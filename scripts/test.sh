@@ -2,6 +2,7 @@
 # The second README command: install dependencies, build, run the whole test suite.
 #   scripts/test.sh              the normal build (build/)
 #   scripts/test.sh --sanitize   an ASan+UBSan build of everything (build-asan/)
+#   scripts/test.sh --tsan       a ThreadSanitizer build of everything (build-tsan/)
 # Extra arguments after those go to ctest (e.g. -L long, -R p2p).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,12 @@ if [ "${1:-}" = "--sanitize" ]; then
   dir=build-asan
   cmake_args=(-DNEXAR_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug)
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+fi
+if [ "${1:-}" = "--tsan" ]; then
+  shift
+  dir=build-tsan
+  cmake_args=(-DNEXAR_SANITIZE=thread -DCMAKE_BUILD_TYPE=Debug)
+  export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 fi
 [ $# -gt 0 ] && ctest_args=("$@")
 scripts/build.sh "$dir" "${cmake_args[@]}"
