@@ -1,0 +1,101 @@
+#include "multihost/netns_testbed.h"
+
+#include <dirent.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace multihost_test {
+namespace {
+
+const char* const kNames[] = {"mhA", "mhB", "mhC"};
+
+void remove_leftovers() {
+  for (const char* ns : kNames)
+    sh(std::string("ip netns del ") + ns + " 2>/dev/null; ip link del h" + ns + " 2>/dev/null");
+  sh("ip link del brmh 2>/dev/null");
+}
+
+}  // namespace
+
+int sh(const std::string& command) {
+  int st = std::system(command.c_str());
+  return st == -1 ? -1 : (WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+bool NetnsTestbed::available(std::string* why) {
+  if (geteuid() != 0) {
+    *why = "not root: network namespaces need root";
+    return false;
+  }
+  if (sh("command -v ip >/dev/null && command -v nsenter >/dev/null") != 0) {
+    *why = "ip (iproute2) or nsenter (util-linux) is missing";
+    return false;
+  }
+  if (sh("ip netns add mhprobe 2>/dev/null && ip netns del mhprobe") != 0) {
+    *why = "'ip netns add' fails here (no namespace support)";
+    return false;
+  }
+  return true;
+}
+
+bool NetnsTestbed::up(int n, std::string* error) {
+  remove_leftovers();
+  auto run = [&](const std::string& c) {
+    if (sh(c + " >/dev/null 2>&1") == 0) return true;
+    *error = "testbed step failed: " + c;
+    return false;
+  };
+  bridge_ = true;
+  if (!run("ip link add brmh type bridge") || !run("ip addr add 169.254.77.254/24 dev brmh") ||
+      !run("ip -6 addr add fd00:77::fe/64 dev brmh nodad") || !run("ip link set brmh up"))
+    return false;
+  for (int i = 0; i < n && i < 3; ++i) {
+    const std::string ns = kNames[i], id = std::to_string(i + 1);
+    hosts_.push_back(ns);
+    if (!run("ip netns add " + ns) || !run("ip link add v" + ns + " type veth peer name h" + ns) ||
+        !run("ip link set v" + ns + " netns " + ns) || !run("ip link set h" + ns + " master brmh up") ||
+        !run("ip -n " + ns + " link set lo up") || !run("ip -n " + ns + " link set v" + ns + " name eth0") ||
+        !run("ip -n " + ns + " addr add 169.254.77." + id + "/24 dev eth0") ||
+        !run("ip -n " + ns + " -6 addr add fd00:77::" + id + "/64 dev eth0 nodad") ||
+        !run("ip -n " + ns + " link set eth0 up"))
+      return false;
+  }
+  return true;
+}
+
+void NetnsTestbed::down() {
+  if (hosts_.empty() && !bridge_) return;
+  remove_leftovers();
+  hosts_.clear();
+  bridge_ = false;
+}
+
+bool NetnsTestbed::set_link(const std::string& host, bool up) {
+  return sh("ip -n " + host + " link set eth0 " + (up ? "up" : "down")) == 0;
+}
+
+std::vector<int> processes_with(const std::string& marker) {
+  std::vector<int> out;
+  DIR* d = opendir("/proc");
+  if (!d) return out;
+  while (dirent* e = readdir(d)) {
+    const int pid = std::atoi(e->d_name);
+    if (pid <= 0 || pid == getpid()) continue;
+    std::ifstream f(std::string("/proc/") + e->d_name + "/cmdline");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    std::string cmd = ss.str();
+    for (char& c : cmd)
+      if (c == '\0') c = ' ';
+    // Zombies have an empty command line: gone for our purpose.
+    if (cmd.find(marker) != std::string::npos) out.push_back(pid);
+  }
+  closedir(d);
+  return out;
+}
+
+}  // namespace multihost_test

@@ -1,0 +1,36 @@
+// Hosts as network namespaces (../shared/design/TESTBED.md): a bridge brmh with
+// 169.254.77.254/24 and fd00:77::fe/64, and per host a namespace mh<X> whose eth0 has
+// 169.254.77.<i>/24 and fd00:77::<i>/64. Everything is removed by down() (also leftovers of
+// an earlier run that was killed). Needs root; available() says why not.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace multihost_test {
+
+class NetnsTestbed {
+ public:
+  ~NetnsTestbed() { down(); }
+  // False (and *why) when this machine cannot make namespaces (not root, no ip netns).
+  static bool available(std::string* why);
+  // Creates n hosts mhA, mhB, ... (n <= 3). False with *error when a step failed.
+  bool up(int n, std::string* error);
+  void down();
+
+  const std::vector<std::string>& hosts() const { return hosts_; }
+  static std::string agent_template() { return "nsenter --net=/var/run/netns/{host}"; }
+  // Cuts (or restores) a host's only link.
+  bool set_link(const std::string& host, bool up);
+
+ private:
+  std::vector<std::string> hosts_;
+  bool bridge_ = false;
+};
+
+// Runs a shell command; its exit status (-1 when it could not run).
+int sh(const std::string& command);
+// Processes whose command line contains marker (other than this process).
+std::vector<int> processes_with(const std::string& marker);
+
+}  // namespace multihost_test
