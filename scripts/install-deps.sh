@@ -6,7 +6,8 @@ pkgs=(build-essential cmake pkg-config
       libngtcp2-dev libngtcp2-crypto-gnutls-dev libgnutls28-dev libnghttp3-dev
       libcli11-dev catch2
       ngtcp2-client   # gtlsclient: the stock HTTP/3 client the tests read the rendezvous with
-      procps iproute2)
+      procps iproute2
+      slurmctld slurmd slurm-client munge openssh-client)  # many hosts: SLURM tests, ssh launch agent
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
