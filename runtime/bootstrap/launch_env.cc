@@ -1,12 +1,17 @@
 #include "bootstrap/launch_env.h"
 
+#include "bootstrap/slurm_direct.h"
 #include "core/params.h"
 
 namespace nexar::bootstrap {
 
 Status read_launch_env(LaunchInfo* out) {
   *out = LaunchInfo{};
-  if (!params::is_set("NEXAR_RANK") && !params::is_set("NEXAR_WORLD_SIZE")) return Status::Ok();
+  // nexrun's variables first; else an srun step without nexrun (slurm_direct.h); else one.
+  if (!params::is_set("NEXAR_RANK") && !params::is_set("NEXAR_WORLD_SIZE")) {
+    if (!slurm_direct_launch()) return Status::Ok();
+    return slurm_direct_setup(out);
+  }
   LaunchInfo li;
   li.singleton = false;
   li.rank = static_cast<int>(params::get_int("NEXAR_RANK"));

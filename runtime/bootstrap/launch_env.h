@@ -1,5 +1,6 @@
 // What the launcher told this process: rank, size, where the rendezvous is and which
-// credential to use. Read from nexrun's NEXAR_* variables; with none, a world of one.
+// credential to use. Read from nexrun's NEXAR_* variables; else, inside an srun step,
+// from SLURM's (slurm_direct.h); with none, a world of one.
 #pragma once
 
 #include <string>

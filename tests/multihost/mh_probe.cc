@@ -41,6 +41,9 @@ int env_int(const char* name) {
   return v ? std::atoi(v) : -1;
 }
 
+// nexrun's variable, else SLURM's (srun without nexrun).
+int env_either(const char* nexar, const char* slurm) { return env_int(nexar) >= 0 ? env_int(nexar) : env_int(slurm); }
+
 void collect(int size) {
   // Token around the ring: crosses every host boundary.
   int64_t token = g_rank == 0 ? 1000 : -1;
@@ -63,7 +66,10 @@ void collect(int size) {
     for (size_t i = 0; i < count; ++i) MH_CHECK(out[i] == ranks + size * static_cast<double>(i % 7));
   }
   // Split by host: each sub-communicator holds exactly this host's ranks.
-  const int node = env_int("NEXAR_NODE_RANK"), local_size = env_int("NEXAR_LOCAL_SIZE");
+  const int node = env_either("NEXAR_NODE_RANK", "SLURM_NODEID");
+  int local_size = 0, local_rank = 0;
+  MH_OK(nexar_comm_local_size(g_world, &local_size));
+  MH_OK(nexar_comm_local_rank(g_world, &local_rank));
   nexar_comm_t host_comm = nullptr;
   MH_OK(nexar_comm_split(g_world, node, g_rank, &host_comm));
   int sub_size = 0, sub_local = 0;
@@ -77,11 +83,10 @@ void collect(int size) {
   MH_OK(nexar_comm_destroy(host_comm));
   // Across hosts: one rank per host (local rank 0) in its own communicator.
   nexar_comm_t leaders = nullptr;
-  const int local_rank = env_int("NEXAR_LOCAL_RANK");
   MH_OK(nexar_comm_split(g_world, local_rank == 0 ? 0 : 1, g_rank, &leaders));
   int lsize = 0;
   MH_OK(nexar_comm_size(leaders, &lsize));
-  if (local_rank == 0) MH_CHECK(lsize == env_int("NEXAR_NUM_NODES"));
+  if (local_rank == 0) MH_CHECK(lsize == env_either("NEXAR_NUM_NODES", "SLURM_NNODES"));
   MH_OK(nexar_comm_destroy(leaders));
   MH_OK(nexar_barrier(g_world));
 }

@@ -1,6 +1,7 @@
 // nexrun inside a real SLURM allocation: munged, slurmctld and two slurmd (n1 in namespace
 // mhA, n2 in mhB), started and stopped by this test (slurm_cluster.sh). nexrun takes the
 // rank count and nodes from SLURM and starts its agents with one srun step.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch.hpp>
@@ -84,4 +85,29 @@ TEST_CASE("sbatch --wait of a job script that calls nexrun", "[slurm]") {
   INFO(out << err << job_out);
   CHECK(e.exit_code == 0);
   CHECK(count_of(job_out, "ok rank") == 3);
+}
+
+TEST_CASE("srun prog without nexrun: ranks from SLURM, credentials from task 0", "[slurm]") {
+  Cluster* c = cluster();
+  if (!c) return;
+  const std::string keys = c->dir + "/nexar";
+  REQUIRE(mkdir(keys.c_str(), 0700) == 0);
+  std::string out, err;
+  Ended e = run_program({"env", "SLURM_CONF=" + c->conf, "NEXAR_SLURM_DIR=" + keys, "srun", "-N2", "-n4", MH_PROBE,
+                         "collect"},
+                        &out, &err, 60s);
+  INFO(out << err);
+  CHECK(e.exit_code == 0);
+  CHECK(count_of(out, "ok rank") == 4);
+  std::printf("srun -N2 -n4 (direct): %.2f s\n", e.seconds);
+  // Task 0 removed the step's keys when it exited.
+  std::string left, ignored;
+  run_program({"find", keys, "-mindepth", "1"}, &left, &ignored, 5s);
+  CHECK(left.empty());
+  // A key directory others can read is refused, naming it.
+  REQUIRE(chmod(keys.c_str(), 0755) == 0);
+  e = run_program({"env", "SLURM_CONF=" + c->conf, "NEXAR_SLURM_DIR=" + keys, "srun", "-N1", "-n2", MH_PROBE, "collect"},
+                  &out, &err, 60s);
+  CHECK(e.exit_code != 0);
+  CHECK(out.find("mode 0700") != std::string::npos);
 }
