@@ -251,6 +251,34 @@ NEXAR_API nexar_result_t nexar_test(nexar_request_t req, int *done);
  *  Returns NEXAR_SUCCESS, or the first error in array order. NULL entries are skipped. */
 NEXAR_API nexar_result_t nexar_waitall(size_t n, nexar_request_t *reqs);
 
+/* ------------------------------------------------------------------------------------ */
+/* Device buffers (CUDA)                                                                  */
+/* ------------------------------------------------------------------------------------ */
+/*
+ * Every call above accepts CUDA device pointers when CUDA support is available at run time:
+ * libnexar links no CUDA; it loads its plugin, libnexar-cuda.so (next to libnexar.so, or
+ * NEXAR_CUDA_PLUGIN), the first time a program passes a device pointer or calls one of the
+ * functions below. Without it such calls return NEXAR_ERR_UNSUPPORTED, naming why. Each rank
+ * uses the GPU the program made current, else (unless CUDA_VISIBLE_DEVICES is set) the one
+ * at its local rank. With no stream set, calls on device buffers are complete on return.
+ * With a stream set, they are ordered on that stream and nexar_comm_sync waits for all of
+ * them. Collectives on device buffers run over NCCL inside a host and nexar between hosts
+ * (NEXAR_NCCL=0: staged through host memory); then every rank passes device buffers.
+ * Streams and events are cudaStream_t and cudaEvent_t values.
+ */
+
+/** Orders comm's later device work on cuda_stream (NULL: none, calls complete on return). Local. */
+NEXAR_API nexar_result_t nexar_comm_set_cuda_stream(nexar_comm_t comm, void *cuda_stream);
+/** Waits until every device operation issued on comm is complete. Local. */
+NEXAR_API nexar_result_t nexar_comm_sync(nexar_comm_t comm);
+/** Creates a CUDA event without timing (for ordering only); freed by nexar_cuda_event_destroy. */
+NEXAR_API nexar_result_t nexar_cuda_event_create(nexar_comm_t comm, void **cuda_event);
+NEXAR_API nexar_result_t nexar_cuda_event_destroy(nexar_comm_t comm, void *cuda_event);
+/** Records cuda_event on cuda_stream; NULL: on comm's stream (the one set, else comm's own). */
+NEXAR_API nexar_result_t nexar_cuda_event_record(nexar_comm_t comm, void *cuda_event, void *cuda_stream);
+/** Makes cuda_stream (NULL: comm's stream) wait for cuda_event, without blocking the host. */
+NEXAR_API nexar_result_t nexar_cuda_stream_wait_event(nexar_comm_t comm, void *cuda_stream, void *cuda_event);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 #include "api/api_state.h"
 #include "collectives/collective.h"
 #include "comm/comm_coll_context.h"
+#include "device/device_collective.h"
 
 using nexar::Status;
 using nexar::api::check_comm;
@@ -33,8 +34,10 @@ nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args, nexar_r
   }
   Status st = check_comm(comm);
   if (st.ok()) st = coll::validate_collective_args(args, comm->comm->rank(), comm->comm->size());
+  comm::CollTaskPtr task;
+  if (st.ok()) st = device::device_collective_task(comm->comm, args, &task);  // device buffers (CUDA)
   if (!st.ok()) return finish(comm, st.with_context(coll::coll_kind_name(args.kind)));
-  auto task = task_for(comm->comm, args);
+  if (!task) task = task_for(comm->comm, args);
   if (!nonblocking) return finish(comm, comm->comm->collectives().run_blocking(task));
   comm->comm->collectives().submit(task);
   *req = new nexar_request{comm->comm, nullptr, task};

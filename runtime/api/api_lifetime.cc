@@ -5,6 +5,7 @@
 #include "bootstrap/launch_env.h"
 #include "core/log.h"
 #include "core/params.h"
+#include "device/device_comm.h"
 
 using nexar::Status;
 using nexar::api::check_comm;
@@ -38,6 +39,7 @@ NEXAR_API nexar_result_t nexar_init(nexar_comm_t* world) {
 
 NEXAR_API nexar_result_t nexar_comm_destroy(nexar_comm_t comm) {
   if (!comm) return NEXAR_SUCCESS;
+  nexar::device::release_comm(comm->comm.get());  // its NCCL communicator, if any
   // Collective: no rank leaves while others may still need it. A broken communicator
   // cannot synchronise; it is only freed.
   Status st;

@@ -1,5 +1,6 @@
 // Point to point and requests: send, recv, isend, irecv, wait, test, waitall.
 #include "api/api_state.h"
+#include "device/device_p2p.h"
 
 using nexar::Status;
 using nexar::api::check_buffer;
@@ -17,7 +18,7 @@ Status start_send(const void* buf, size_t count, nexar_dtype_t dtype, int peer, 
   NX_RETURN_IF_ERROR(check_peer(*comm->comm, peer, false));
   if (tag < 0) return Status(NEXAR_ERR_INVALID_ARGUMENT, nexar::strprintf("send tag %d is negative", tag));
   auto& c = *comm->comm;
-  return c.isend(c.p2p_context(), buf, bytes, peer, tag, out);
+  return nexar::device::isend(c, buf, bytes, peer, tag, out);  // host or CUDA device buffer
 }
 
 Status start_recv(void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag, nexar_comm_t comm,
@@ -29,7 +30,7 @@ Status start_recv(void* buf, size_t count, nexar_dtype_t dtype, int peer, int ta
   if (tag < 0 && tag != NEXAR_ANY_TAG)
     return Status(NEXAR_ERR_INVALID_ARGUMENT, nexar::strprintf("receive tag %d is neither >= 0 nor NEXAR_ANY_TAG", tag));
   auto& c = *comm->comm;
-  return c.irecv(c.p2p_context(), buf, bytes, peer, tag, out);
+  return nexar::device::irecv(c, buf, bytes, peer, tag, out);  // host or CUDA device buffer
 }
 
 nexar_result_t make_request(nexar_comm_t comm, nexar::p2p::RequestPtr r, nexar_request_t* req) {
@@ -39,7 +40,7 @@ nexar_result_t make_request(nexar_comm_t comm, nexar::p2p::RequestPtr r, nexar_r
 
 // Waits for a request without freeing it.
 Status wait_request(nexar_request_t req) {
-  if (req->p2p) return req->comm->wait(req->p2p, req->comm->deadline());
+  if (req->p2p) return nexar::device::wait(*req->comm, req->p2p);  // finishes device staging
   return req->comm->fail(req->coll->wait_until(req->comm->deadline()));
 }
 
@@ -53,7 +54,7 @@ NEXAR_API nexar_result_t nexar_send(const void* buf, size_t count, nexar_dtype_t
                                     nexar_comm_t comm) {
   nexar::p2p::RequestPtr r;
   Status st = start_send(buf, count, dtype, peer, tag, comm, &r);
-  if (st.ok()) st = comm->comm->wait(r, comm->comm->deadline());
+  if (st.ok()) st = nexar::device::wait(*comm->comm, r);  // finishes device staging
   return finish(comm, st);
 }
 
@@ -61,7 +62,7 @@ NEXAR_API nexar_result_t nexar_recv(void* buf, size_t count, nexar_dtype_t dtype
                                     nexar_comm_t comm) {
   nexar::p2p::RequestPtr r;
   Status st = start_recv(buf, count, dtype, peer, tag, comm, &r);
-  if (st.ok()) st = comm->comm->wait(r, comm->comm->deadline());
+  if (st.ok()) st = nexar::device::wait(*comm->comm, r);  // finishes device staging
   return finish(comm, st);
 }
 

@@ -39,5 +39,9 @@
   X(NEXAR_RING_SEGMENT_BYTES, INT,  "1048576", "Segment size of the pipelined ring allreduce") \
   X(NEXAR_RING_PIPELINE_DEPTH, INT, "4",     "Segments the pipelined ring keeps in flight") \
   X(NEXAR_BUCKET_BYTES,     INT,    "16777216", "Staging chunk of allreduce_bucketed (bytes)") \
+  X(NEXAR_NCCL,             BOOL,   "1",     "CUDA: 0 disables the NCCL path (device buffers are then staged through host memory)") \
+  X(NEXAR_CUDA_PLUGIN,      STRING, "",      "CUDA: path of libnexar-cuda.so (default: next to libnexar.so)") \
+  X(NEXAR_CUDA_CHUNK_BYTES, INT,    "4194304", "CUDA: chunk of the pipelined device<->host staging copies") \
+  X(NEXAR_NCCL_SMALL_BYTES, INT,    "1048576", "CUDA: hierarchical allreduce up to this many bytes reduces to one lead rank per host") \
   X(NEXAR_CREDENTIALS,      STRING, "",      "Path of this rank's credential file, mode 0600 (set by nexrun)")
 // clang-format on

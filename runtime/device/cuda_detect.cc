@@ -1,0 +1,48 @@
+#include "device/cuda_detect.h"
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstdint>
+
+namespace nexar::device {
+
+namespace {
+
+// CUDA driver API values (cuda.h), declared here so that nothing includes or links CUDA.
+constexpr int kAttrMemoryType = 2;   // CU_POINTER_ATTRIBUTE_MEMORY_TYPE
+constexpr int kAttrIsManaged = 8;    // CU_POINTER_ATTRIBUTE_IS_MANAGED
+constexpr unsigned kMemDevice = 2;   // CU_MEMORYTYPE_DEVICE
+using PointerGetAttribute = int (*)(void* data, int attribute, unsigned long long ptr);
+
+std::atomic<PointerGetAttribute> g_get_attr{nullptr};
+
+PointerGetAttribute driver_entry() {
+  PointerGetAttribute fn = g_get_attr.load(std::memory_order_acquire);
+  if (fn) return fn;
+  void* h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  if (!h) return nullptr;
+  fn = reinterpret_cast<PointerGetAttribute>(dlsym(h, "cuPointerGetAttribute"));
+  // The handle stays open: the driver is never unloaded while we may call into it.
+  if (fn) g_get_attr.store(fn, std::memory_order_release);
+  return fn;
+}
+
+}  // namespace
+
+bool cuda_driver_loaded() { return driver_entry() != nullptr; }
+
+MemKind memory_kind(const void* p) {
+  if (!p) return MemKind::HOST;
+  PointerGetAttribute fn = driver_entry();
+  if (!fn) return MemKind::HOST;
+  const auto addr = static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(p));
+  unsigned type = 0;
+  // Any error (unknown to CUDA, driver not initialised, stub driver) means host memory.
+  if (fn(&type, kAttrMemoryType, addr) != 0 || type != kMemDevice) return MemKind::HOST;
+  unsigned managed = 0;
+  if (fn(&managed, kAttrIsManaged, addr) == 0 && managed) return MemKind::HOST;
+  return MemKind::DEVICE;
+}
+
+}  // namespace nexar::device

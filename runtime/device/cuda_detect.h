@@ -1,0 +1,20 @@
+// Is a buffer device memory? Answered without linking or loading CUDA: a program that has
+// device pointers has the CUDA driver (libcuda.so.1) loaded, so when dlopen(RTLD_NOLOAD)
+// does not find it, every pointer is host memory. When it is loaded, the driver's
+// cuPointerGetAttribute (looked up in the loaded driver, never linked) classifies the
+// pointer, so a device pointer is recognised even when the plugin is missing.
+#pragma once
+
+namespace nexar::device {
+
+enum class MemKind { HOST, DEVICE };
+
+// Whether libcuda.so.1 is in this process now (checked on every call: a program may load
+// CUDA after nexar_init; once found, remembered).
+bool cuda_driver_loaded();
+
+// HOST for null, for any pointer when the driver is absent, for host memory (pinned or
+// not) and for managed memory (the CPU may access it); DEVICE for device memory.
+MemKind memory_kind(const void* p);
+
+}  // namespace nexar::device

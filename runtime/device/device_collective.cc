@@ -1,0 +1,69 @@
+#include "device/device_collective.h"
+
+#include "comm/comm_coll_context.h"
+#include "core/params.h"
+#include "device/cuda_detect.h"
+#include "device/device_comm.h"
+#include "device/hier_collectives.h"
+#include "device/hierarchy.h"
+#include "device/staged_collective.h"
+
+namespace nexar::device {
+
+using coll::CollKind;
+
+namespace {
+
+bool nccl_kind(CollKind k) {
+  return k == CollKind::ALLREDUCE || k == CollKind::BROADCAST || k == CollKind::REDUCE || k == CollKind::ALLGATHER ||
+         k == CollKind::REDUCE_SCATTER;
+}
+
+Status run_device_collective(comm::Comm& c, const coll::CollArgs& a, DeviceComm& d) {
+  const bool all_dev = all_device_buffers(a, c.rank(), c.size());
+  if (nccl_kind(a.kind) && !d.hierarchy_tried) {
+    // The first collective that could use NCCL builds the hierarchy on every rank (also
+    // with NEXAR_NCCL=0 here: the ranks then agree on staging).
+    d.hierarchy_tried = true;
+    NX_RETURN_IF_ERROR(build_hierarchy(c, d.plugin, all_dev && params::get_bool("NEXAR_NCCL"), &d.hierarchy));
+  }
+  if (d.hierarchy && hier_applies(*d.hierarchy, a)) {
+    if (!all_dev)
+      return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                    strprintf("%s mixes host and device buffers on the NCCL path (every rank must pass device "
+                              "buffers; NEXAR_NCCL=0 stages each buffer instead)", coll::coll_kind_name(a.kind)));
+    void* s = nullptr;
+    bool user = false;
+    NX_RETURN_IF_ERROR(d.work_stream(&s, &user));
+    return run_hier(c, *d.hierarchy, a, s, user);
+  }
+  return run_staged(c, a, d);
+}
+
+// A barrier on a communicator with a CUDA stream: the device work queued before it is
+// complete on every rank when it returns.
+Status stream_barrier(comm::Comm& c, const coll::CollArgs& a, DeviceComm& d) {
+  if (void* s = d.user_stream(); s && d.plugin.api->stream_sync(s) != 0) return plugin_error(d.plugin, "barrier: stream synchronize");
+  return comm::run_collective(c, a);
+}
+
+}  // namespace
+
+Status device_collective_task(const std::shared_ptr<comm::Comm>& c, const coll::CollArgs& a, comm::CollTaskPtr* task) {
+  task->reset();
+  if (a.kind == CollKind::BARRIER) {
+    std::shared_ptr<DeviceComm> d = find_device_comm(*c);
+    if (d && d->user_stream())
+      *task = std::make_shared<comm::CollTask>([c, a, d] { return stream_barrier(*c, a, *d); });
+    return Status::Ok();
+  }
+  if (!cuda_driver_loaded() || !any_device_buffer(a, c->rank(), c->size())) return Status::Ok();
+  std::shared_ptr<DeviceComm> d;
+  Status st = device_comm(*c, &d);
+  if (!st.ok())
+    return Status(st.code(), strprintf("%s: a buffer is CUDA device memory; %s", coll::coll_kind_name(a.kind), st.message().c_str()));
+  *task = std::make_shared<comm::CollTask>([c, a, d] { return run_device_collective(*c, a, *d); });
+  return Status::Ok();
+}
+
+}  // namespace nexar::device

@@ -1,0 +1,18 @@
+// Where a collective with device buffers goes: the NCCL hierarchy when it applies, else
+// host staging. The API layer asks for the task; null means "host buffers: run as usual".
+#pragma once
+
+#include <memory>
+
+#include "collectives/collective.h"
+#include "comm/coll_queue.h"
+#include "comm/comm.h"
+
+namespace nexar::device {
+
+// *task: null when this rank's buffers are host memory (and, for a barrier, no CUDA stream
+// is set); else the task running the collective on device buffers. NEXAR_ERR_UNSUPPORTED,
+// naming why, when a buffer is device memory and CUDA support is not available.
+Status device_collective_task(const std::shared_ptr<comm::Comm>& c, const coll::CollArgs& a, comm::CollTaskPtr* task);
+
+}  // namespace nexar::device

@@ -1,0 +1,150 @@
+#include "device/staged_collective.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "comm/comm_coll_context.h"
+#include "core/dtype.h"
+#include "device/cuda_adapter.h"
+#include "device/cuda_detect.h"
+#include "device/pinned_pool.h"
+
+namespace nexar::device {
+
+using coll::CollKind;
+
+namespace {
+
+bool is_root(const coll::CollArgs& a, int rank) { return a.root == rank; }
+
+// A device memory range of the call with its pinned shadow. Overlapping ranges (in-place
+// calls) share one shadow, so the host algorithm sees the same aliasing.
+struct Region {
+  const uint8_t* dev = nullptr;
+  size_t bytes = 0;
+  PinnedBuffer host;
+};
+
+struct Shadows {
+  std::vector<Region> regions;
+
+  void add(const void* p, size_t bytes) {
+    if (!p || bytes == 0 || memory_kind(p) != MemKind::DEVICE) return;
+    auto lo = static_cast<const uint8_t*>(p);
+    const uint8_t* hi = lo + bytes;
+    for (Region& r : regions) {
+      if (lo < r.dev + r.bytes && r.dev < hi) {  // overlap: widen
+        const uint8_t* nlo = std::min(lo, r.dev);
+        r.bytes = static_cast<size_t>(std::max(hi, r.dev + r.bytes) - nlo);
+        r.dev = nlo;
+        return;
+      }
+    }
+    regions.push_back(Region{lo, bytes, {}});
+  }
+  Status allocate(const CudaPlugin& p) {
+    for (Region& r : regions) NX_RETURN_IF_ERROR(PinnedBuffer::acquire(p, r.bytes, &r.host));
+    return Status::Ok();
+  }
+  // The host address standing for p (p itself when it is not in a device range).
+  uint8_t* map(const void* p) const {
+    auto q = static_cast<const uint8_t*>(p);
+    for (const Region& r : regions)
+      if (q >= r.dev && q < r.dev + r.bytes) return r.host.data() + (q - r.dev);
+    return const_cast<uint8_t*>(q);
+  }
+};
+
+size_t elems(const coll::CollArgs& a) { return a.count * dtype_size(a.dtype); }
+
+Status run_bucketed(comm::Comm& c, const coll::CollArgs& a, DeviceComm& d) {
+  Shadows sh;
+  for (size_t i = 0; i < a.nbufs; ++i) sh.add(a.bufs[i], a.counts[i] * dtype_size(a.dtype));
+  NX_RETURN_IF_ERROR(sh.allocate(d.plugin));
+  CudaAdapter cuda(d.plugin);
+  void* s = nullptr;
+  bool user = false;
+  NX_RETURN_IF_ERROR(d.work_stream(&s, &user));
+  std::vector<void*> host(a.nbufs);
+  for (size_t i = 0; i < a.nbufs; ++i) {
+    host[i] = sh.map(a.bufs[i]);
+    if (host[i] != a.bufs[i]) NX_RETURN_IF_ERROR(cuda.stage_for_send(a.bufs[i], host[i], a.counts[i] * dtype_size(a.dtype), s));
+  }
+  NX_RETURN_IF_ERROR(cuda.sync(s));
+  coll::CollArgs h = a;
+  h.bufs = host.data();
+  NX_RETURN_IF_ERROR(comm::run_collective(c, h));
+  for (size_t i = 0; i < a.nbufs; ++i)
+    if (host[i] != a.bufs[i]) NX_RETURN_IF_ERROR(cuda.receive_to_device(host[i], a.bufs[i], a.counts[i] * dtype_size(a.dtype), s));
+  return cuda.sync(s);
+}
+
+}  // namespace
+
+size_t input_bytes(const coll::CollArgs& a, int rank, int size) {
+  const size_t n = elems(a), all = n * static_cast<size_t>(size);
+  switch (a.kind) {
+    case CollKind::ALLREDUCE: case CollKind::REDUCE: case CollKind::SCAN: case CollKind::EXSCAN:
+    case CollKind::ALLGATHER: case CollKind::GATHER: return n;
+    case CollKind::BROADCAST: return is_root(a, rank) ? n : 0;
+    case CollKind::SCATTER: return is_root(a, rank) ? all : 0;
+    case CollKind::REDUCE_SCATTER: case CollKind::ALLTOALL: return all;
+    default: return 0;
+  }
+}
+
+size_t output_bytes(const coll::CollArgs& a, int rank, int size) {
+  const size_t n = elems(a), all = n * static_cast<size_t>(size);
+  switch (a.kind) {
+    case CollKind::ALLREDUCE: case CollKind::SCAN: case CollKind::EXSCAN: case CollKind::BROADCAST:
+    case CollKind::SCATTER: case CollKind::REDUCE_SCATTER: return n;
+    case CollKind::REDUCE: return is_root(a, rank) ? n : 0;
+    case CollKind::ALLGATHER: case CollKind::ALLTOALL: return all;
+    case CollKind::GATHER: return is_root(a, rank) ? all : 0;
+    default: return 0;
+  }
+}
+
+// BROADCAST's buffer is recvbuf (the API passes it as both).
+static const void* input_ptr(const coll::CollArgs& a) { return a.kind == CollKind::BROADCAST ? a.recvbuf : a.sendbuf; }
+
+bool any_device_buffer(const coll::CollArgs& a, int rank, int size) {
+  if (a.kind == CollKind::ALLREDUCE_BUCKETED) {
+    for (size_t i = 0; i < a.nbufs; ++i)
+      if (a.counts[i] && memory_kind(a.bufs[i]) == MemKind::DEVICE) return true;
+    return false;
+  }
+  return (input_bytes(a, rank, size) && memory_kind(input_ptr(a)) == MemKind::DEVICE) ||
+         (output_bytes(a, rank, size) && memory_kind(a.recvbuf) == MemKind::DEVICE);
+}
+
+bool all_device_buffers(const coll::CollArgs& a, int rank, int size) {
+  const bool in = input_bytes(a, rank, size) > 0, out = output_bytes(a, rank, size) > 0;
+  if (a.kind == CollKind::ALLREDUCE_BUCKETED || (!in && !out)) return false;
+  return (!in || memory_kind(input_ptr(a)) == MemKind::DEVICE) && (!out || memory_kind(a.recvbuf) == MemKind::DEVICE);
+}
+
+Status run_staged(comm::Comm& c, const coll::CollArgs& a, DeviceComm& d) {
+  if (a.kind == CollKind::ALLREDUCE_BUCKETED) return run_bucketed(c, a, d);
+  const size_t in = input_bytes(a, c.rank(), c.size()), out = output_bytes(a, c.rank(), c.size());
+  // In place, recvbuf also holds the inputs: REDUCE_SCATTER's size*count of them.
+  const size_t recv_span = (a.sendbuf == a.recvbuf) ? std::max(in, out) : out;
+  Shadows sh;
+  sh.add(input_ptr(a), in);
+  sh.add(a.recvbuf, recv_span);
+  NX_RETURN_IF_ERROR(sh.allocate(d.plugin));
+  CudaAdapter cuda(d.plugin);
+  void* s = nullptr;
+  bool user = false;
+  NX_RETURN_IF_ERROR(d.work_stream(&s, &user));
+  const void* src = input_ptr(a);
+  if (in && sh.map(src) != src) NX_RETURN_IF_ERROR(cuda.copy_in(src, sh.map(src), in, s));
+  coll::CollArgs h = a;
+  h.sendbuf = a.sendbuf == a.recvbuf ? sh.map(a.recvbuf) : sh.map(a.sendbuf);
+  h.recvbuf = sh.map(a.recvbuf);
+  NX_RETURN_IF_ERROR(comm::run_collective(c, h));
+  if (out && h.recvbuf != a.recvbuf) NX_RETURN_IF_ERROR(cuda.copy_out(h.recvbuf, a.recvbuf, out, s));
+  return Status::Ok();
+}
+
+}  // namespace nexar::device
