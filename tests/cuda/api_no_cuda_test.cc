@@ -1,0 +1,85 @@
+// The C API's device-buffer contract where CUDA support is missing, run in a world of one
+// rank (no launcher). NEXAR_CUDA_PLUGIN points at a path that does not exist (set by
+// ctest), so CUDA support cannot be had even on a machine with a GPU. A stand-in driver
+// (fake_driver.c, SONAME libcuda.so.1) makes one range look like device memory.
+#include <catch.hpp>
+#include <dlfcn.h>
+
+#include <string>
+#include <vector>
+
+#include "nexar/nexar.h"
+
+namespace {
+
+nexar_comm_t world() {
+  static nexar_comm_t w = [] {
+    nexar_comm_t c = nullptr;
+    REQUIRE(nexar_init(&c) == NEXAR_SUCCESS);
+    return c;
+  }();
+  return w;
+}
+
+bool mentions(nexar_comm_t c, const char* what) {
+  return std::string(nexar_comm_last_error(c)).find(what) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("host buffers work and no CUDA is loaded for them", "[cuda]") {
+  std::vector<int> in = {1, 2, 3}, out(3);
+  REQUIRE(nexar_allreduce(in.data(), out.data(), 3, NEXAR_INT32, NEXAR_SUM, world()) == NEXAR_SUCCESS);
+  CHECK(out == in);
+  CHECK(nexar_comm_sync(world()) == NEXAR_SUCCESS);                   // nothing on a device: no-op
+  CHECK(nexar_comm_set_cuda_stream(world(), nullptr) == NEXAR_SUCCESS);  // unsetting needs no CUDA
+  CHECK(dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD) == nullptr);
+  CHECK(dlopen("libcudart.so.13", RTLD_LAZY | RTLD_NOLOAD) == nullptr);
+}
+
+TEST_CASE("asking for CUDA without the plugin is NEXAR_ERR_UNSUPPORTED with a message", "[cuda]") {
+  int fake_stream = 0;
+  CHECK(nexar_comm_set_cuda_stream(world(), &fake_stream) == NEXAR_ERR_UNSUPPORTED);
+  CHECK(mentions(world(), "CUDA support is not available"));
+  CHECK(mentions(world(), "/nonexistent/"));
+  void* ev = nullptr;
+  CHECK(nexar_cuda_event_create(world(), &ev) == NEXAR_ERR_UNSUPPORTED);
+  CHECK(ev == nullptr);
+  CHECK(nexar_cuda_event_create(world(), nullptr) == NEXAR_ERR_INVALID_ARGUMENT);
+}
+
+TEST_CASE("a device pointer without the plugin is NEXAR_ERR_UNSUPPORTED in every kind of call", "[cuda]") {
+  void* drv = dlopen(FAKE_DRIVER, RTLD_NOW | RTLD_GLOBAL);
+  REQUIRE(drv);
+  REQUIRE(dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD) != nullptr);  // found by SONAME
+  auto reg = reinterpret_cast<void (*)(const void*, unsigned long)>(dlsym(drv, "fake_cuda_register_device_range"));
+  REQUIRE(reg);
+  std::vector<float> dev(64, 1.0f), host(64, 2.0f), out(64);
+  reg(dev.data(), dev.size() * sizeof(float));
+
+  // Host memory is still host memory with a driver loaded.
+  REQUIRE(nexar_allreduce(host.data(), out.data(), 64, NEXAR_FLOAT32, NEXAR_SUM, world()) == NEXAR_SUCCESS);
+  CHECK(out[5] == 2.0f);
+
+  CHECK(nexar_allreduce(dev.data(), out.data(), 64, NEXAR_FLOAT32, NEXAR_SUM, world()) == NEXAR_ERR_UNSUPPORTED);
+  CHECK(mentions(world(), "device memory"));
+  CHECK(mentions(world(), "allreduce"));
+  CHECK(nexar_allreduce(host.data(), dev.data(), 64, NEXAR_FLOAT32, NEXAR_SUM, world()) == NEXAR_ERR_UNSUPPORTED);
+  CHECK(nexar_broadcast(dev.data(), 64, NEXAR_FLOAT32, 0, world()) == NEXAR_ERR_UNSUPPORTED);
+  CHECK(nexar_send(dev.data(), 64, NEXAR_FLOAT32, 0, 1, world()) == NEXAR_ERR_UNSUPPORTED);
+  CHECK(mentions(world(), "send buffer"));
+  nexar_request_t req = nullptr;
+  CHECK(nexar_irecv(dev.data(), 64, NEXAR_FLOAT32, 0, 1, world(), &req) == NEXAR_ERR_UNSUPPORTED);
+  CHECK(req == nullptr);
+  CHECK(nexar_iallgather(dev.data(), out.data(), 64, NEXAR_FLOAT32, world(), &req) == NEXAR_ERR_UNSUPPORTED);
+  CHECK(req == nullptr);
+  CHECK(dev[0] == 1.0f);  // untouched
+  // The communicator stays usable after the refusal.
+  REQUIRE(nexar_allreduce(host.data(), out.data(), 64, NEXAR_FLOAT32, NEXAR_MAX, world()) == NEXAR_SUCCESS);
+  CHECK(out[63] == 2.0f);
+  CHECK(nexar_barrier(world()) == NEXAR_SUCCESS);
+}
+
+TEST_CASE("the world is destroyed cleanly after device-buffer refusals", "[cuda]") {
+  CHECK(nexar_comm_destroy(world()) == NEXAR_SUCCESS);
+}
