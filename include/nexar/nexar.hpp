@@ -209,11 +209,40 @@ class Communicator {
       }
     }
     if (first) throw *first;
+    sync_comm_stream();  // and device work queued on a CUDA stream (no-op without)
   }
   void barrier() {
     sync();
     check(nexar_barrier(comm_), comm_, "nexar_barrier");
   }
+
+  // ---- CUDA streams and events (numr's StreamSyncOps) -------------------------------
+  // Handles are cudaStream_t / cudaEvent_t as integers. The "comm stream" is the stream set
+  // with set_cuda_stream, else the communicator's own. Each needs CUDA support (the plugin):
+  // without it they throw Error(NEXAR_ERR_UNSUPPORTED).
+  void set_cuda_stream(uint64_t stream) {
+    check(nexar_comm_set_cuda_stream(comm_, reinterpret_cast<void*>(stream)), comm_, "nexar_comm_set_cuda_stream");
+  }
+  uint64_t create_event() {
+    void* ev = nullptr;
+    check(nexar_cuda_event_create(comm_, &ev), comm_, "nexar_cuda_event_create");
+    return reinterpret_cast<uint64_t>(ev);
+  }
+  void destroy_event(uint64_t event) {
+    check(nexar_cuda_event_destroy(comm_, reinterpret_cast<void*>(event)), comm_, "nexar_cuda_event_destroy");
+  }
+  void record_on_comm_stream(uint64_t event) { record_on_stream(event, 0); }
+  void record_on_stream(uint64_t event, uint64_t stream) {
+    check(nexar_cuda_event_record(comm_, reinterpret_cast<void*>(event), reinterpret_cast<void*>(stream)), comm_,
+          "nexar_cuda_event_record");
+  }
+  void comm_stream_wait_event(uint64_t event) { stream_wait_event(0, event); }
+  void stream_wait_event(uint64_t stream, uint64_t event) {
+    check(nexar_cuda_stream_wait_event(comm_, reinterpret_cast<void*>(stream), reinterpret_cast<void*>(event)), comm_,
+          "nexar_cuda_stream_wait_event");
+  }
+  // Blocks until the device work issued on this communicator is complete.
+  void sync_comm_stream() { check(nexar_comm_sync(comm_), comm_, "nexar_comm_sync"); }
   // Collective. Ranks with the same color (>= 0) form a communicator ordered by (key, rank);
   // NEXAR_UNDEFINED gives nothing.
   std::optional<Communicator> split(int color, int key) {

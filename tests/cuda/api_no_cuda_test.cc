@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "nexar/nexar.h"
+#include "nexar/nexar.hpp"
 
 namespace {
 
@@ -78,6 +79,25 @@ TEST_CASE("a device pointer without the plugin is NEXAR_ERR_UNSUPPORTED in every
   REQUIRE(nexar_allreduce(host.data(), out.data(), 64, NEXAR_FLOAT32, NEXAR_MAX, world()) == NEXAR_SUCCESS);
   CHECK(out[63] == 2.0f);
   CHECK(nexar_barrier(world()) == NEXAR_SUCCESS);
+}
+
+TEST_CASE("the C++ stream and event operations throw NEXAR_ERR_UNSUPPORTED without CUDA support", "[cuda]") {
+  nexar_comm_t d = nullptr;
+  REQUIRE(nexar_comm_dup(world(), &d) == NEXAR_SUCCESS);
+  nexar::Communicator c(d);
+  c.sync();  // no device work: nothing to wait for
+  c.sync_comm_stream();
+  try {
+    (void)c.create_event();
+    FAIL("create_event without CUDA support did not throw");
+  } catch (const nexar::Error& e) {
+    CHECK(e.code() == NEXAR_ERR_UNSUPPORTED);
+    CHECK(std::string(e.what()).find("CUDA support is not available") != std::string::npos);
+  }
+  CHECK_THROWS_AS(c.set_cuda_stream(0x1234), nexar::Error);
+  CHECK_THROWS_AS(c.record_on_stream(0x10, 0x20), nexar::Error);
+  CHECK_THROWS_AS(c.comm_stream_wait_event(0x10), nexar::Error);
+  c.barrier();
 }
 
 TEST_CASE("the world is destroyed cleanly after device-buffer refusals", "[cuda]") {
