@@ -5,6 +5,10 @@
 #include "core/log.h"
 #include "core/params.h"
 
+#include <sched.h>
+
+#include <algorithm>
+
 namespace nexar::bootstrap {
 
 namespace {
@@ -23,10 +27,13 @@ World::World(const LaunchInfo& info) : info_(info) {
 }
 
 World::~World() {
-  // Order matters: the endpoint's thread calls into links, links into the engine.
+  // Order matters: the endpoint's thread calls into links, links into the engine; waiters
+  // sleep on the shared-memory doorbell until the hub goes.
   rendezvous_.reset();
   endpoint_.reset();
   links_.clear();
+  engine_->waiter().reset();
+  shm_.reset();
 }
 
 Status World::create(const LaunchInfo& info, std::shared_ptr<World>* out) {
@@ -54,15 +61,16 @@ Status World::start_endpoint() {
   NX_RETURN_IF_ERROR(quic::Endpoint::create(cfg, &endpoint_));
   NX_INFO(NET, "rank %d listening on %s", info_.rank, endpoint_->local_address().c_str());
   for (int p = 0; p < info_.world_size; ++p) {
+    gates_.push_back(std::make_unique<PeerGate>(engine_.get()));
     links_.emplace_back(p == info_.rank ? nullptr
-                                        : new quic_link::QuicLink(info_.rank, info_.world_size, p, engine_.get(),
+                                        : new quic_link::QuicLink(info_.rank, info_.world_size, p, gates_.back().get(),
                                                                   endpoint_.get()));
     if (p != info_.rank) engine_->set_link(p, links_.back().get());
   }
   // Higher ranks dial lower ones; an accepted connection must come from a higher rank.
   endpoint_->set_accept_handler([this](quic::Connection& conn) -> quic::Application* {
     const int r = conn.peer().rank;
-    if (r <= info_.rank || r >= info_.world_size) {
+    if (r <= info_.rank || r >= info_.world_size || !gates_[static_cast<size_t>(r)]->is_open()) {
       NX_WARN(NET, "refusing a connection from %s: not a rank that dials this one", conn.peer().to_string().c_str());
       return nullptr;
     }
@@ -76,7 +84,14 @@ Status World::exchange_addresses(std::vector<std::string>* addresses) {
   const auto timeout = connect_timeout();
   NX_RETURN_IF_ERROR(rendezvous::Client::connect(endpoint_.get(), info_.rendezvous, timeout, &rendezvous_)
                          .with_context("reaching the rendezvous at " + info_.rendezvous));
-  const std::string mine = endpoint_->local_address() + " " + host_ids_[static_cast<size_t>(info_.rank)];
+  // "<ip:port> <host identity> <shm token>" (shm/token.h: "-" when QUIC is forced).
+  shm_tokens_.assign(static_cast<size_t>(info_.world_size), shm::Token{});
+  const std::string transport = params::get_string("NEXAR_TRANSPORT");
+  if (transport != "auto" && transport != "quic")
+    NX_WARN(INIT, "NEXAR_TRANSPORT=%s is neither auto nor quic: auto", transport.c_str());
+  if (transport != "quic") shm_tokens_[static_cast<size_t>(info_.rank)] = shm::Token::make(info_.job_id, info_.rank);
+  const std::string mine = endpoint_->local_address() + " " + host_ids_[static_cast<size_t>(info_.rank)] + " " +
+                           shm_tokens_[static_cast<size_t>(info_.rank)].to_string();
   NX_RETURN_IF_ERROR(rendezvous_->set("addr/" + std::to_string(info_.rank), mine, timeout));
   addresses->assign(static_cast<size_t>(info_.world_size), "");
   for (int p = 0; p < info_.world_size; ++p) {
@@ -88,16 +103,66 @@ Status World::exchange_addresses(std::vector<std::string>* addresses) {
     if (sp == std::string::npos)
       return Status(NEXAR_ERR_PROTOCOL, strprintf("malformed address entry for rank %d: '%s'", p, v.c_str()));
     (*addresses)[static_cast<size_t>(p)] = v.substr(0, sp);
-    host_ids_[static_cast<size_t>(p)] = v.substr(sp + 1);
+    std::string host = v.substr(sp + 1);
+    const size_t last = host.rfind(' ');
+    if (last != std::string::npos) {  // a shm token follows the host identity
+      NX_RETURN_IF_ERROR(shm::Token::parse(host.substr(last + 1), &shm_tokens_[static_cast<size_t>(p)])
+                             .with_context(strprintf("rank %d's address entry", p)));
+      host.resize(last);
+    }
+    host_ids_[static_cast<size_t>(p)] = host;
+  }
+  return Status::Ok();
+}
+
+bool World::shm_candidate(int p) const {
+  const auto i = static_cast<size_t>(p), me = static_cast<size_t>(info_.rank);
+  return p == info_.rank || (host_ids_[i] == host_ids_[me] && shm_tokens_[i].compatible(shm_tokens_[me]));
+}
+
+Status World::start_shm(std::vector<bool>* shm_peer) {
+  shm_peer->assign(static_cast<size_t>(info_.world_size), false);
+  shm::HubConfig cfg;
+  cfg.rank = info_.rank;
+  cfg.tokens = shm_tokens_;
+  for (int p = 0; p < info_.world_size; ++p)
+    if (shm_candidate(p)) cfg.local_ranks.push_back(p);
+  if (cfg.local_ranks.size() < 2) return Status::Ok();
+  cfg.ring_bytes = static_cast<size_t>(std::max<int64_t>(4096, params::get_int("NEXAR_SHM_RING_BYTES")));
+  cfg.eager_limit = static_cast<size_t>(std::max<int64_t>(0, params::get_int("NEXAR_SHM_EAGER")));
+  cfg.allow_cma = params::get_bool("NEXAR_SHM_CMA");
+  NX_RETURN_IF_ERROR(shm::ShmHub::create(cfg, engine_.get(), &shm_));
+  NX_RETURN_IF_ERROR(shm_->connect(p2p::Clock::now() + connect_timeout()).with_context("joining the ranks on this host"));
+  // Waiting threads poll the rings, then sleep on this rank's inbox doorbell. With more
+  // ranks here than cores, the spin yields the CPU to the ranks it waits for.
+  cpu_set_t cpus;
+  int ncpu = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+  const bool oversubscribed = static_cast<int>(cfg.local_ranks.size()) > ncpu;
+  const auto spin_ns = static_cast<int64_t>(std::max(0.0, params::get_double("NEXAR_SHM_SPIN_US")) * 1000);
+  engine_->waiter().configure(shm_->user_bell(), shm_.get(), spin_ns, oversubscribed);
+  for (int p : shm_->peers()) {
+    (*shm_peer)[static_cast<size_t>(p)] = true;
+    engine_->set_link(p, shm_->link(p));
+    // Its QUIC link is unused: whatever connects as p there is not p's rank (shm_candidate
+    // is the same on both sides), and must not reach the engine.
+    gates_[static_cast<size_t>(p)]->close();
+    links_[static_cast<size_t>(p)]->close();
   }
   return Status::Ok();
 }
 
 Status World::connect_mesh(const std::vector<std::string>& addresses) {
-  for (int p = 0; p < info_.rank; ++p) NX_RETURN_IF_ERROR(links_[static_cast<size_t>(p)]->dial(addresses[static_cast<size_t>(p)]));
+  // Shared memory for the ranks on this host (both sides decide alike from the tokens),
+  // QUIC for the others; dial first so the handshakes overlap.
+  std::vector<bool> shm_peer;
   const auto deadline = p2p::Clock::now() + connect_timeout();
+  for (int p = 0; p < info_.rank; ++p)
+    if (!shm_candidate(p)) NX_RETURN_IF_ERROR(links_[static_cast<size_t>(p)]->dial(addresses[static_cast<size_t>(p)]));
+  NX_RETURN_IF_ERROR(start_shm(&shm_peer));
   for (int p = 0; p < info_.world_size; ++p) {
     if (p == info_.rank) continue;
+    NX_INFO(INIT, "rank %d -> rank %d: %s", info_.rank, p, shm_peer[static_cast<size_t>(p)] ? "shared memory" : "QUIC");
+    if (shm_peer[static_cast<size_t>(p)]) continue;
     NX_RETURN_IF_ERROR(links_[static_cast<size_t>(p)]->wait_ready(deadline).with_context("forming the mesh"));
   }
   NX_INFO(INIT, "rank %d connected to all %d peers", info_.rank, info_.world_size - 1);
@@ -108,13 +173,17 @@ Status World::shutdown(p2p::Clock::time_point deadline) {
   if (closed_) return Status::Ok();
   closed_ = true;
   Status first;
-  for (auto& l : links_)
-    if (l) l->send_bye();
-  for (auto& l : links_) {
-    if (!l) continue;
-    Status st = l->wait_goodbye(deadline);
+  auto quic_peer = [&](size_t p) { return links_[p] && !uses_shm(static_cast<int>(p)); };
+  for (size_t p = 0; p < links_.size(); ++p)
+    if (quic_peer(p)) links_[p]->send_bye();
+  if (shm_) shm_->send_bye();
+  for (size_t p = 0; p < links_.size(); ++p) {
+    if (!quic_peer(p)) continue;
+    Status st = links_[p]->wait_goodbye(deadline);
     if (first.ok() && !st.ok()) first = st;
   }
+  if (shm_ && !engine_->waiter().wait([&] { return shm_->goodbye_done(); }, deadline) && first.ok())
+    first = Status(NEXAR_ERR_TIMEOUT, "ranks on this host did not finish their goodbye in time");
   for (auto& l : links_)
     if (l) l->close();
   return first;

@@ -6,12 +6,15 @@
 #include <vector>
 
 #include "bootstrap/launch_env.h"
+#include "bootstrap/peer_gate.h"
 #include "comm/comm.h"
 #include "p2p/engine.h"
 #include "p2p/self_link.h"
 #include "rendezvous/rendezvous.h"
 #include "transport/quic/endpoint.h"
 #include "transport/quic_link/quic_link.h"
+#include "transport/shm/shm_hub.h"
+#include "transport/shm/token.h"
 
 namespace nexar::bootstrap {
 
@@ -24,6 +27,8 @@ class World {
   const LaunchInfo& info() const { return info_; }
   p2p::Engine& engine() { return *engine_; }
   const std::vector<std::string>& host_ids() const { return host_ids_; }
+  // Whether world rank r is reached over shared memory (else QUIC, or the self link).
+  bool uses_shm(int r) const { return shm_ && shm_->link(r) != nullptr; }
   // Waits until every peer acknowledged what was sent, then closes the connections.
   Status shutdown(p2p::Clock::time_point deadline);
 
@@ -32,15 +37,22 @@ class World {
   Status start_endpoint();
   Status exchange_addresses(std::vector<std::string>* addresses);
   Status connect_mesh(const std::vector<std::string>& addresses);
+  // Shared memory with the ranks on this host (tokens from the rendezvous): true per peer.
+  Status start_shm(std::vector<bool>* shm_peer);
+  // Rank p shares this rank's host and can share its memory (rendezvous entries).
+  bool shm_candidate(int p) const;
 
   LaunchInfo info_;
   std::vector<std::string> host_ids_;
   std::shared_ptr<tls::Context> tls_;
   std::unique_ptr<p2p::Engine> engine_;
   std::unique_ptr<p2p::SelfLink> self_link_;
+  std::vector<std::unique_ptr<PeerGate>> gates_;              // index: world rank; QUIC links deliver here
   std::vector<std::unique_ptr<quic_link::QuicLink>> links_;  // index: world rank
   std::unique_ptr<quic::Endpoint> endpoint_;
   std::unique_ptr<rendezvous::Client> rendezvous_;
+  std::vector<shm::Token> shm_tokens_;  // index: world rank
+  std::unique_ptr<shm::ShmHub> shm_;
   bool closed_ = false;
 };
 

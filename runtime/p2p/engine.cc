@@ -14,6 +14,7 @@ struct InboundMsg {
   p2p::RequestPtr req;
   p2p::UnexpectedMsg* um = nullptr;
   bool discard = false;
+  bool placing = false;  // a link writes the payload straight into req->buf right now
 };
 }  // namespace nexar::transport
 
@@ -67,6 +68,7 @@ void Engine::unregister_context(uint32_t ctx) {
     delete m;
   }
   contexts_.erase(it);
+  bind_gen_.fetch_add(1, std::memory_order_release);
   resume_links_if_room_locked();
 }
 
@@ -74,7 +76,7 @@ Engine::Context& Engine::context_locked(uint32_t ctx) { return contexts_[ctx]; }
 
 Status Engine::isend(uint32_t ctx, int dst, int tag, const void* buf, size_t bytes, uint64_t aux,
                      RequestPtr* out) {
-  auto req = std::make_shared<Request>(Request::Kind::SEND);
+  auto req = std::make_shared<Request>(Request::Kind::SEND, &waiter_);
   req->hdr = MsgHeader{ctx, tag, bytes, aux};
   req->data = static_cast<const uint8_t*>(buf);
   req->peer = dst;
@@ -96,7 +98,7 @@ Status Engine::isend(uint32_t ctx, int dst, int tag, const void* buf, size_t byt
 
 Status Engine::irecv(uint32_t ctx, int src, int tag, void* buf, size_t capacity, const uint64_t* expect_aux,
                      RequestPtr* out) {
-  auto req = std::make_shared<Request>(Request::Kind::RECV);
+  auto req = std::make_shared<Request>(Request::Kind::RECV, &waiter_);
   req->ctx = ctx;
   if (expect_aux) {
     req->check_aux = true;
@@ -125,6 +127,7 @@ Status Engine::irecv(uint32_t ctx, int src, int tag, void* buf, size_t capacity,
         ib->um = nullptr;
         ib->req = req;
         req->inflight = ib;
+        bind_gen_.fetch_add(1, std::memory_order_release);
       } else {
         req->complete(Status::Ok());
       }
@@ -166,16 +169,21 @@ void Engine::cancel(const RequestPtr& req, const Status& why) {
     req->complete(why);
     return;
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   if (req->posted) {
     auto& posted = context_locked(req->ctx).posted;
     posted.remove(req);
     req->posted = false;
   }
   if (req->inflight) {
+    // A link may be writing into req->buf: the buffer is the caller's again only after.
+    placed_cv_.wait(lock, [&] { return !req->inflight || !req->inflight->placing; });
+  }
+  if (req->inflight) {
     req->inflight->discard = true;
     req->inflight->req.reset();
     req->inflight = nullptr;
+    bind_gen_.fetch_add(1, std::memory_order_release);
   }
   req->complete(why);
 }
@@ -292,6 +300,36 @@ void Engine::on_message_abandon(InboundMsg* ib, const Status& why) {
   delete ib;
 }
 
+shm::Placement Engine::claim_placement(InboundMsg* ib, uint8_t** dst) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (ib->req) {
+    ib->placing = true;
+    *dst = ib->req->buf;
+    return shm::Placement::BOUND;
+  }
+  if (ib->um && !ib->discard) return shm::Placement::PENDING;
+  return shm::Placement::DISCARD;
+}
+
+void Engine::finish_placement(InboundMsg* ib, const Status& st) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (ib->req) {
+      ib->req->inflight = nullptr;
+      if (st.ok()) ib->req->bytes = ib->hdr.len;
+      ib->req->complete(st);
+    } else if (ib->um) {  // finished before any receive matched it (the peer is gone)
+      ib->um->inflight = nullptr;
+      Context& c = context_locked(ib->hdr.ctx);
+      c.unexpected.remove(ib->um);
+      store_.release(ib->um);
+      delete ib->um;
+    }
+    delete ib;
+  }
+  placed_cv_.notify_all();
+}
+
 void Engine::fail_posted_locked(Context& c, const Status& why, int only_src) {
   for (auto it = c.posted.begin(); it != c.posted.end();) {
     if (only_src < 0 || (*it)->src_filter == only_src || (*it)->src_filter == NEXAR_ANY_SOURCE) {
@@ -326,6 +364,7 @@ void Engine::on_peer_lost(int src, const Status& why) {
       }
     }
   }
+  bind_gen_.fetch_add(1, std::memory_order_release);
 }
 
 void Engine::on_remote_abort(int src, uint32_t ctx, const Status& why) {

@@ -6,6 +6,8 @@
 // operations, links deliver from their progress threads.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <list>
 #include <string>
 #include <memory>
@@ -15,6 +17,8 @@
 
 #include "p2p/request.h"
 #include "p2p/unexpected.h"
+#include "p2p/waiter.h"
+#include "transport/shm/placement_sink.h"
 #include "transport/transport.h"
 
 namespace nexar::p2p {
@@ -23,13 +27,15 @@ namespace nexar::p2p {
 // which lets the engine tell which collective a message belongs to.
 inline constexpr int kCollSeqShift = 11;
 
-class Engine final : public transport::InboundSink {
+class Engine final : public shm::PlacementSink {
  public:
   Engine(int world_rank, int world_size, size_t unexpected_limit);
   ~Engine() override;
 
   int rank() const { return rank_; }
   int size() const { return size_; }
+  // How this engine's requests wait (configured by bootstrap when shared memory is used).
+  Waiter& waiter() { return waiter_; }
 
   // Links, one per world rank (this rank's own is the self link). Set before use.
   void set_link(int peer, transport::PeerLink* link);
@@ -68,6 +74,11 @@ class Engine final : public transport::InboundSink {
   void on_peer_lost(int src, const Status& why) override;
   void on_remote_abort(int src, uint32_t ctx, const Status& why) override;
 
+  // shm::PlacementSink
+  shm::Placement claim_placement(transport::InboundMsg* msg, uint8_t** dst) override;
+  void finish_placement(transport::InboundMsg* msg, const Status& st) override;
+  uint64_t bind_generation() const override { return bind_gen_.load(std::memory_order_acquire); }
+
  private:
   struct Context {
     std::vector<int> members;
@@ -104,6 +115,9 @@ class Engine final : public transport::InboundSink {
   std::unordered_map<uint32_t, Context> contexts_;
   UnexpectedStore store_;
   std::vector<bool> link_waiting_;  // links holding back credit until resume()
+  std::condition_variable placed_cv_;  // a placement finished (cancel waits for it)
+  std::atomic<uint64_t> bind_gen_{0};
+  Waiter waiter_;
 };
 
 }  // namespace nexar::p2p

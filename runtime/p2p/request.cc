@@ -3,33 +3,31 @@
 namespace nexar::p2p {
 
 void Request::complete(const Status& status) {
+  int expected = kPending;
+  if (!state_.compare_exchange_strong(expected, kCompleting, std::memory_order_acq_rel)) return;
+  status_ = status;
   // Drop the self-reference only after the waiters were released; the object may be
-  // destroyed when `keep` goes out of scope, so nothing may touch *this after that.
-  RequestPtr keep;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (done_) return;
-    done_ = true;
-    status_ = status;
-    keep = std::move(keepalive);
-    cv_.notify_all();
-  }
+  // destroyed when `keep` goes out of scope, so nothing may touch *this after the store.
+  RequestPtr keep = std::move(keepalive);
+  Waiter* w = waiter_;
+  state_.store(kDone, std::memory_order_release);
+  w->ring();
 }
 
 bool Request::is_done() {
-  std::lock_guard<std::mutex> lock(mu_);
-  return done_;
+  if (done()) return true;
+  waiter_->poll();
+  return done();
 }
 
 Status Request::wait_until(Clock::time_point deadline) {
-  std::unique_lock<std::mutex> lock(mu_);
-  if (!cv_.wait_until(lock, deadline, [&] { return done_; }))
+  if (!waiter_->wait([this] { return done(); }, deadline))
     return Status(NEXAR_ERR_TIMEOUT, "operation did not complete in time");
   return status_;
 }
 
 Status Request::result() {
-  std::lock_guard<std::mutex> lock(mu_);
+  if (!done()) return Status::Ok();
   return status_;
 }
 

@@ -1,22 +1,22 @@
 // An operation of the point-to-point engine in flight: a send (it is the SendOp handed to
-// a link) or a receive (posted in the engine's matching queue). Completed exactly once.
+// a link) or a receive (posted in the engine's matching queue). Completed exactly once,
+// lock-free: the waiter (waiter.h) polls the transports and sleeps on its doorbell, which
+// complete() rings.
 #pragma once
 
+#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 
+#include "p2p/waiter.h"
 #include "transport/transport.h"
 
 namespace nexar::p2p {
 
-using Clock = std::chrono::steady_clock;
-
 class Request : public transport::SendOp {
  public:
   enum class Kind { SEND, RECV };
-  explicit Request(Kind k) : kind(k) {}
+  explicit Request(Kind k, Waiter* waiter = nullptr) : kind(k), waiter_(waiter ? waiter : &Waiter::fallback()) {}
 
   const Kind kind;
   // Receive parameters (RECV only).
@@ -47,18 +47,20 @@ class Request : public transport::SendOp {
   std::shared_ptr<Request> keepalive;
 
   void complete(const Status& status) override;
+  // Polls the transports once (so that testing in a loop makes progress), then reports.
   bool is_done();
+  bool done() const { return state_.load(std::memory_order_acquire) == kDone; }
   // Waits until complete or deadline: the operation's status, or NEXAR_ERR_TIMEOUT
   // (then the operation is still in flight: the engine must cancel it).
   Status wait_until(Clock::time_point deadline);
-  // The completion status (valid once done).
+  // The completion status (ok() until done).
   Status result();
 
  private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  Status status_;
+  enum : int { kPending = 0, kCompleting = 1, kDone = 2 };
+  Waiter* const waiter_;
+  std::atomic<int> state_{kPending};
+  Status status_;  // written once, before state_ becomes kDone
 };
 
 using RequestPtr = std::shared_ptr<Request>;

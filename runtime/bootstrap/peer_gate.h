@@ -1,0 +1,46 @@
+// What a peer's QUIC link delivers into: the engine, while QUIC is how this rank reaches
+// that peer. Once the peer is reached over shared memory instead, the gate closes: a QUIC
+// connection that still claims the peer (a holder of its certificate) can neither deliver
+// messages nor make the engine believe the peer was lost.
+#pragma once
+
+#include <atomic>
+
+#include "transport/transport.h"
+
+namespace nexar::bootstrap {
+
+class PeerGate final : public transport::InboundSink {
+ public:
+  explicit PeerGate(transport::InboundSink* engine) : engine_(engine) {}
+  void close() { open_.store(false, std::memory_order_release); }
+  bool is_open() const { return open_.load(std::memory_order_acquire); }
+
+  bool on_message(int src, const transport::MsgHeader& hdr, const uint8_t* data) override {
+    return is_open() ? engine_->on_message(src, hdr, data) : true;
+  }
+  transport::InboundMsg* on_message_begin(int src, const transport::MsgHeader& hdr) override {
+    return is_open() ? engine_->on_message_begin(src, hdr) : dropped();
+  }
+  bool on_message_data(transport::InboundMsg* msg, const uint8_t* data, size_t n) override {
+    return msg == dropped() ? true : engine_->on_message_data(msg, data, n);
+  }
+  void on_message_abandon(transport::InboundMsg* msg, const Status& why) override {
+    if (msg != dropped()) engine_->on_message_abandon(msg, why);
+  }
+  void on_peer_lost(int src, const Status& why) override {
+    if (is_open()) engine_->on_peer_lost(src, why);
+  }
+  void on_remote_abort(int src, uint32_t ctx, const Status& why) override {
+    if (is_open()) engine_->on_remote_abort(src, ctx, why);
+  }
+
+ private:
+  // A message nobody receives: its pieces are dropped.
+  transport::InboundMsg* dropped() { return reinterpret_cast<transport::InboundMsg*>(&sentinel_); }
+  transport::InboundSink* const engine_;
+  std::atomic<bool> open_{true};
+  char sentinel_ = 0;
+};
+
+}  // namespace nexar::bootstrap

@@ -1,0 +1,17 @@
+#include "p2p/waiter.h"
+
+namespace nexar::p2p {
+
+void Waiter::configure(shm::Doorbell* bell, Progress* progress, int64_t spin_ns, bool yield) {
+  bell_ = bell ? bell : &own_bell_;
+  progress_ = progress;
+  spin_ns_ = spin_ns;
+  yield_ = yield;
+}
+
+Waiter& Waiter::fallback() {
+  static Waiter w;
+  return w;
+}
+
+}  // namespace nexar::p2p

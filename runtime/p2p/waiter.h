@@ -1,0 +1,100 @@
+// How a thread waits for a request: it drives the transports that need the waiting
+// thread's help (shared memory: Progress::poll) while spinning briefly, then sleeps on a
+// doorbell that senders and completions ring. No thread hand-off on the fast path, and no
+// core burnt once the spin is over (with more ranks than cores the spin yields the CPU).
+#pragma once
+
+#include <sched.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+
+#include "transport/shm/doorbell.h"
+#include "transport/shm/progress.h"
+
+namespace nexar::p2p {
+
+using Clock = std::chrono::steady_clock;
+
+using shm::Progress;
+
+class Waiter {
+ public:
+  Waiter() = default;
+  Waiter(const Waiter&) = delete;
+  Waiter& operator=(const Waiter&) = delete;
+
+  // Set before any request uses this waiter (bootstrap), or reset to the private bell.
+  // bell: where completions and senders ring (may be shared memory); progress: polled
+  // while waiting (may be null); spin_ns: how long to poll before sleeping; yield: give up
+  // the CPU between polls (more ranks than cores).
+  void configure(shm::Doorbell* bell, Progress* progress, int64_t spin_ns, bool yield);
+  void reset() { configure(nullptr, nullptr, 0, false); }
+
+  shm::Doorbell* bell() { return bell_; }
+  void ring() { shm::ring(bell_); }
+  void poll() {
+    if (progress_) progress_->poll();
+  }
+
+  // Waits until done() or deadline; true if done.
+  template <class Done>
+  bool wait(Done&& done, Clock::time_point deadline);
+
+  // The waiter of requests that belong to no engine.
+  static Waiter& fallback();
+
+ private:
+  static void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+
+  static constexpr int64_t kHardSpinNs = 3000;
+
+  shm::Doorbell own_bell_;
+  shm::Doorbell* bell_ = &own_bell_;
+  Progress* progress_ = nullptr;
+  int64_t spin_ns_ = 0;
+  bool yield_ = false;
+};
+
+template <class Done>
+bool Waiter::wait(Done&& done, Clock::time_point deadline) {
+  if (done()) return true;
+  if (progress_ && spin_ns_ > 0) {
+    // Poll hard for a few microseconds (a small message's round trip), then poll and yield
+    // the CPU: a peer we woke may be waiting for this core (another rank, or other load).
+    const auto start = Clock::now();
+    const auto spin_end = std::min(deadline, start + std::chrono::nanoseconds(spin_ns_));
+    const auto hard_end = start + std::chrono::nanoseconds(std::min<int64_t>(spin_ns_, kHardSpinNs));
+    for (;;) {
+      progress_->poll();
+      if (done()) return true;
+      const auto now = Clock::now();
+      if (now >= spin_end) break;
+      if (yield_ || now >= hard_end)
+        sched_yield();
+      else
+        relax();
+    }
+  }
+  shm::Doorbell* b = bell_;
+  for (;;) {
+    const uint32_t s = shm::begin_sleep(b);
+    poll();
+    const bool ok = done();
+    const auto now = Clock::now();
+    if (ok || now >= deadline) {
+      shm::end_sleep(b);
+      return ok;
+    }
+    // Wake up at least every second: bounded even if a ring were ever missed.
+    const int64_t left = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - now).count();
+    shm::sleep(b, s, std::min<int64_t>(left, 1000000000));
+  }
+}
+
+}  // namespace nexar::p2p

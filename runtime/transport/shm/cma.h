@@ -1,0 +1,22 @@
+// Cross-memory attach: copying from another process's memory with one system call and
+// one copy (process_vm_readv). Permitted for a process of the same user unless Yama's
+// ptrace_scope forbids it; whether it works is tested once per pair at connection.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/status.h"
+
+namespace nexar::shm {
+
+// Copies n bytes at remote address `from` in process pid into `to`, in pieces of at
+// most chunk bytes. NEXAR_ERR_PEER_LOST if the process is gone, NEXAR_ERR_SYSTEM otherwise.
+Status cma_read(pid_t pid, void* to, uint64_t from, size_t n, size_t chunk);
+
+// Whether this process may read pid's memory: reads 8 bytes at addr and compares.
+bool cma_probe(pid_t pid, uint64_t addr, uint64_t expected);
+
+}  // namespace nexar::shm

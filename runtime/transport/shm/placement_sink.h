@@ -1,0 +1,31 @@
+// What the shared-memory link needs from its sink beyond transport::InboundSink: writing
+// a large payload straight into the matched receive buffer (one copy, by the receiver,
+// from the sender's memory), and waiting for that receive when none is posted yet.
+#pragma once
+
+#include <cstdint>
+
+#include "transport/transport.h"
+
+namespace nexar::shm {
+
+enum class Placement {
+  PENDING,  // no receive matched yet: ask again (after bind_generation() changed)
+  BOUND,    // *dst is the receive buffer (room for the whole payload): write it, then finish
+  DISCARD,  // nobody will take the payload (cancelled, too long, peer lost): finish at once
+};
+
+class PlacementSink : public transport::InboundSink {
+ public:
+  // msg came from on_message_begin. After BOUND or DISCARD the caller must call
+  // finish_placement exactly once; until then the receive cannot be cancelled (a cancel
+  // waits), so the buffer stays valid while the payload is written.
+  virtual Placement claim_placement(transport::InboundMsg* msg, uint8_t** dst) = 0;
+  // The payload is in place (ok) or could not be written (the receive fails with st).
+  // Frees msg.
+  virtual void finish_placement(transport::InboundMsg* msg, const Status& st) = 0;
+  // Changes whenever a message that was PENDING may have become BOUND or DISCARD.
+  virtual uint64_t bind_generation() const = 0;
+};
+
+}  // namespace nexar::shm

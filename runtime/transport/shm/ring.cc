@@ -1,0 +1,74 @@
+#include "transport/shm/ring.h"
+
+namespace nexar::shm {
+
+bool RingWriter::room(size_t need) {
+  if (cap_ - (head_ - tail_cached_) >= need) return true;
+  tail_cached_ = ctl_->tail.load(std::memory_order_acquire);
+  return cap_ - (head_ - tail_cached_) >= need;
+}
+
+uint8_t* RingWriter::reserve(uint16_t type, size_t payload) {
+  const size_t span = record_span(sizeof(RecHdr) + payload);
+  const size_t pos = static_cast<size_t>(head_ & (cap_ - 1));
+  const size_t to_end = cap_ - pos;
+  const size_t need = span <= to_end ? span : to_end + span;
+  if (!room(need)) return nullptr;
+  if (span > to_end) {  // pad to the end, the record starts at offset 0
+    auto* pad = reinterpret_cast<RecHdr*>(data_ + pos);
+    pad->size = static_cast<uint32_t>(to_end);
+    pad->type = kRecPad;
+    pad->flags = 0;
+    head_ += to_end;
+  }
+  auto* h = reinterpret_cast<RecHdr*>(data_ + (head_ & (cap_ - 1)));
+  h->size = static_cast<uint32_t>(sizeof(RecHdr) + payload);
+  h->type = type;
+  h->flags = 0;
+  head_ += span;
+  return reinterpret_cast<uint8_t*>(h + 1);
+}
+
+bool RingWriter::want_space(size_t payload) {
+  ctl_->want_space.store(1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  const size_t span = record_span(sizeof(RecHdr) + payload);
+  tail_cached_ = ctl_->tail.load(std::memory_order_acquire);
+  return cap_ - (head_ - tail_cached_) >= span;
+}
+
+const RecHdr* RingReader::peek(bool* bad) {
+  *bad = false;
+  for (;;) {
+    if (tail_ == head_cached_) {
+      head_cached_ = ctl_->head.load(std::memory_order_acquire);
+      if (tail_ == head_cached_) return nullptr;
+    }
+    const size_t pos = static_cast<size_t>(tail_ & (cap_ - 1));
+    const auto* h = reinterpret_cast<const RecHdr*>(data_ + pos);
+    const size_t size = h->size;
+    // Validated: never read past the ring end or the published head.
+    if (size < sizeof(RecHdr) || size > cap_ - pos || record_span(size) > head_cached_ - tail_) {
+      *bad = true;
+      return nullptr;
+    }
+    if (h->type == kRecPad) {
+      tail_ += size;
+      ctl_->tail.store(tail_, std::memory_order_release);
+      continue;
+    }
+    cur_span_ = static_cast<uint32_t>(record_span(size));
+    return h;
+  }
+}
+
+bool RingReader::consume() {
+  tail_ += cur_span_;
+  cur_span_ = 0;
+  ctl_->tail.store(tail_, std::memory_order_release);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (ctl_->want_space.load(std::memory_order_relaxed) == 0) return false;
+  return ctl_->want_space.exchange(0, std::memory_order_acq_rel) != 0;
+}
+
+}  // namespace nexar::shm

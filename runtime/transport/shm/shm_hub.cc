@@ -1,0 +1,238 @@
+// ShmHub: creating this rank's inbox, the handshake with the ranks on this host, and the
+// progress (waiting threads' polls, the background thread, dead peers).
+#include "transport/shm/shm_hub.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <new>
+
+#include "core/log.h"
+#include "transport/shm/cma.h"
+
+namespace nexar::shm {
+namespace {
+constexpr int64_t kDeathCheckNs = 200 * 1000 * 1000;  // background tick: dead peers found this fast
+
+size_t pow2_at_least(size_t n) {
+  size_t p = 4096;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+int pidfd_open(pid_t pid) {
+#ifdef SYS_pidfd_open
+  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+#else
+  (void)pid;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+}  // namespace
+
+Status ShmHub::create(const HubConfig& in, PlacementSink* sink, std::unique_ptr<ShmHub>* out) {
+  HubConfig cfg = in;
+  cfg.ring_bytes = pow2_at_least(cfg.ring_bytes);
+  const size_t max_record = cfg.ring_bytes / 4;
+  cfg.eager_limit = std::min(cfg.eager_limit, max_record - 64);
+  cfg.chunk = std::max<size_t>(4096, std::min(cfg.chunk, max_record - 64));
+  std::unique_ptr<ShmHub> hub(new ShmHub(cfg, sink));
+  for (int r : cfg.local_ranks)
+    if (r != cfg.rank) hub->peers_.push_back(r);
+  const auto nslots = static_cast<uint32_t>(hub->peers_.size());
+  const Token& mine = cfg.tokens[static_cast<size_t>(cfg.rank)];
+  NX_RETURN_IF_ERROR(Segment::create(mine.name, inbox_bytes(nslots, cfg.ring_bytes), &hub->own_)
+                         .with_context("creating this rank's shared-memory inbox"));
+  hub->inbox_.base = static_cast<uint8_t*>(hub->own_->base());
+  while (::getrandom(&hub->probe_value_, sizeof(hub->probe_value_), 0) != sizeof(hub->probe_value_)) {
+  }
+  // The segment is zero-filled: construct the atomics in place, then publish the magic.
+  auto* h = new (hub->inbox_.base) InboxHeader{};
+  h->version = kInboxVersion;
+  h->nslots = nslots;
+  h->ring_bytes = cfg.ring_bytes;
+  h->owner_rank = cfg.rank;
+  h->owner_pid = ::getpid();
+  h->probe_addr = reinterpret_cast<uint64_t>(&hub->probe_value_);
+  h->probe_value = hub->probe_value_;
+  for (uint32_t s = 0; s < nslots; ++s) new (hub->inbox_.slot(s)) SlotCtl{};
+  h->magic.store(kInboxMagic, std::memory_order_release);
+  hub->by_rank_.assign(cfg.tokens.size(), nullptr);
+  *out = std::move(hub);
+  return Status::Ok();
+}
+
+uint32_t ShmHub::slot_of(int owner, int writer) const {
+  uint32_t s = 0;
+  for (int r : cfg_.local_ranks) {
+    if (r == writer) return s;
+    if (r != owner) ++s;
+  }
+  return s;
+}
+
+Status ShmHub::open_peer(int peer, std::chrono::steady_clock::time_point deadline, std::unique_ptr<Segment>* out) {
+  const Token& t = cfg_.tokens[static_cast<size_t>(peer)];
+  const auto nslots = static_cast<uint32_t>(cfg_.local_ranks.size() - 1);
+  const size_t need = inbox_bytes(nslots, cfg_.ring_bytes);
+  for (;;) {
+    bool absent = false;
+    NX_RETURN_IF_ERROR(Segment::open(t.name, need, out, &absent).with_context(strprintf("rank %d's inbox", peer)));
+    if (!absent) {
+      auto* h = reinterpret_cast<InboxHeader*>((*out)->base());
+      if (h->magic.load(std::memory_order_acquire) == kInboxMagic) {
+        if (h->version != kInboxVersion || h->nslots != nslots || h->ring_bytes != cfg_.ring_bytes ||
+            h->owner_rank != peer || h->owner_pid != t.pid)
+          return Status(NEXAR_ERR_PROTOCOL,
+                        strprintf("rank %d's inbox %s has another layout (version %u, %u slots, %llu-byte rings, "
+                                  "rank %d, pid %d): are NEXAR_SHM_* the same on every rank?",
+                                  peer, t.name.c_str(), h->version, h->nslots,
+                                  static_cast<unsigned long long>(h->ring_bytes), h->owner_rank, h->owner_pid));
+        return Status::Ok();
+      }
+      out->reset();
+    }
+    if (std::chrono::steady_clock::now() >= deadline)
+      return Status(NEXAR_ERR_TIMEOUT, strprintf("rank %d's shared-memory inbox %s did not appear in time", peer,
+                                                 t.name.c_str()));
+    ::usleep(200);
+  }
+}
+
+Status ShmHub::connect(std::chrono::steady_clock::time_point deadline) {
+  peer_segs_.resize(peers_.size());
+  for (size_t i = 0; i < peers_.size(); ++i) {
+    const int p = peers_[i];
+    NX_RETURN_IF_ERROR(open_peer(p, deadline, &peer_segs_[i]));
+    InboxView theirs{static_cast<uint8_t*>(peer_segs_[i]->base())};
+    // May the peer read our memory? It tells us through our own slot in its inbox... we
+    // test whether *we* can read *its* memory and say so in our slot of its inbox: the
+    // peer then sends us large messages as RTS (we read them).
+    const bool can_read = cfg_.allow_cma && cma_probe(cfg_.tokens[static_cast<size_t>(p)].pid,
+                                                      theirs.hdr()->probe_addr, theirs.hdr()->probe_value);
+    theirs.slot(slot_of(p, cfg_.rank))->cma_ok.store(can_read ? 1 : 0, std::memory_order_relaxed);
+    theirs.hdr()->mapped.fetch_add(1, std::memory_order_release);
+    futex_wake_all(&theirs.hdr()->mapped);
+  }
+  // Every peer mapped our inbox: its name can go.
+  const auto want = static_cast<uint32_t>(peers_.size());
+  for (;;) {
+    const uint32_t m = inbox_.hdr()->mapped.load(std::memory_order_acquire);
+    if (m >= want) break;
+    const auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0)
+      return Status(NEXAR_ERR_TIMEOUT, strprintf("only %u of the %u ranks on this host mapped this rank's inbox in time",
+                                                 m, want));
+    futex_wait(&inbox_.hdr()->mapped, m, std::min<int64_t>(left, 100 * 1000 * 1000));
+  }
+  own_->unlink();
+  for (size_t i = 0; i < peers_.size(); ++i) {
+    const int p = peers_[i];
+    LinkConfig lc;
+    lc.self_rank = cfg_.rank;
+    lc.peer = p;
+    lc.peer_pid = cfg_.tokens[static_cast<size_t>(p)].pid;
+    lc.sink = sink_;
+    lc.mine = inbox_;
+    lc.rx_slot = slot_of(cfg_.rank, p);
+    lc.theirs = InboxView{static_cast<uint8_t*>(peer_segs_[i]->base())};
+    lc.tx_slot = slot_of(p, cfg_.rank);
+    // The peer wrote in our inbox whether it can read our memory.
+    lc.cma = inbox_.slot(lc.rx_slot)->cma_ok.load(std::memory_order_relaxed) != 0;
+    lc.eager_limit = cfg_.eager_limit;
+    lc.chunk = cfg_.chunk;
+    links_.push_back(std::make_unique<ShmLink>(lc));
+    by_rank_[static_cast<size_t>(p)] = links_.back().get();
+    int fd = pidfd_open(lc.peer_pid);
+    if (fd < 0) NX_WARN(NET, "pidfd_open(%d) for rank %d: %s; its death is noticed by kill(0)", lc.peer_pid, p, std::strerror(errno));
+    pidfds_.push_back(fd);
+    NX_INFO(NET, "rank %d reaches rank %d over shared memory (large messages: %s)", cfg_.rank, p,
+            lc.cma ? "read by the receiver from the sender's memory (CMA)" : "copied through the ring");
+  }
+  bg_ = std::thread([this] { run_background(); });
+  return Status::Ok();
+}
+
+ShmHub::~ShmHub() {
+  if (bg_.joinable()) {
+    stop_.store(true, std::memory_order_release);
+    ring(&inbox_.hdr()->bg);
+    bg_.join();
+  }
+  links_.clear();  // fails (quietly) what was still pending
+  for (int fd : pidfds_)
+    if (fd >= 0) ::close(fd);
+}
+
+ShmLink* ShmHub::link(int world_rank) const {
+  if (world_rank < 0 || static_cast<size_t>(world_rank) >= by_rank_.size()) return nullptr;
+  return by_rank_[static_cast<size_t>(world_rank)];
+}
+
+void ShmHub::poll() {
+  std::unique_lock<std::mutex> lock(poll_mu_, std::try_to_lock);
+  if (lock.owns_lock()) poll_locked();
+}
+
+void ShmHub::poll_locked() {
+  for (auto& l : links_)
+    if (!l->dead()) l->poll();
+}
+
+void ShmHub::run_background() {
+  ::prctl(PR_SET_NAME, "nexar-shm", 0, 0, 0);
+  Doorbell* bell = &inbox_.hdr()->bg;
+  for (;;) {
+    const uint32_t s = begin_sleep(bell);
+    if (stop_.load(std::memory_order_acquire)) {
+      end_sleep(bell);
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(poll_mu_);
+      poll_locked();
+      check_peers_locked();
+    }
+    sleep(bell, s, kDeathCheckNs);
+  }
+}
+
+void ShmHub::check_peers_locked() {
+  for (size_t i = 0; i < links_.size(); ++i) {
+    if (links_[i]->dead()) continue;
+    bool gone = false;
+    if (pidfds_[i] >= 0) {
+      pollfd pfd{pidfds_[i], POLLIN, 0};
+      gone = ::poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLIN | POLLHUP)) != 0;
+    } else {
+      gone = ::kill(cfg_.tokens[static_cast<size_t>(peers_[i])].pid, 0) != 0 && errno == ESRCH;
+    }
+    if (!gone) continue;
+    // What it sent before dying is still good: deliver it first.
+    for (int n = 0; n < 1000 && links_[i]->poll(); ++n) {
+    }
+    links_[i]->fail(Status(NEXAR_ERR_PEER_LOST,
+                           strprintf("rank %d (pid %d, same host) exited", peers_[i],
+                                     static_cast<int>(cfg_.tokens[static_cast<size_t>(peers_[i])].pid))));
+  }
+}
+
+void ShmHub::send_bye() {
+  for (auto& l : links_) l->send_bye();
+}
+
+bool ShmHub::goodbye_done() {
+  for (auto& l : links_)
+    if (!l->goodbye_done()) return false;
+  return true;
+}
+
+}  // namespace nexar::shm

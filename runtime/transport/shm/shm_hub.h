@@ -1,0 +1,79 @@
+// The shared-memory side of one process: its inbox (inbox.h), the inboxes of the ranks on
+// its host, one ShmLink per such rank, and the progress around them:
+//  - poll(): waiting threads drain the rings themselves (no hand-off on the fast path);
+//  - a background thread, asleep on the inbox's `bg` doorbell, drains and pushes when no
+//    user thread does (a peer whose ring is full rings it), and notices dead peers (pidfd)
+//    within kDeathCheck.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "transport/shm/progress.h"
+#include "transport/shm/segment.h"
+#include "transport/shm/shm_link.h"
+#include "transport/shm/token.h"
+
+namespace nexar::shm {
+
+struct HubConfig {
+  int rank = -1;
+  std::vector<int> local_ranks;    // world ranks on this host that use shm, sorted, with this rank
+  std::vector<Token> tokens;       // per world rank (only the local ranks' are used)
+  size_t ring_bytes = 256u << 10;  // per ring; rounded up to a power of two
+  size_t eager_limit = 16384;
+  size_t chunk = 65536;
+  bool allow_cma = true;
+};
+
+class ShmHub final : public Progress {
+ public:
+  // Creates this rank's inbox under cfg.tokens[cfg.rank].name.
+  static Status create(const HubConfig& cfg, PlacementSink* sink, std::unique_ptr<ShmHub>* out);
+  // Maps every local peer's inbox, waits until they all mapped ours, then removes the
+  // name, makes the links and starts the background thread.
+  Status connect(std::chrono::steady_clock::time_point deadline);
+  ~ShmHub() override;
+
+  ShmLink* link(int world_rank) const;
+  const std::vector<int>& peers() const { return peers_; }
+  Doorbell* user_bell() { return &inbox_.hdr()->user; }
+
+  // Progress
+  void poll() override;
+
+  // Goodbye: BYE to every peer; done once every peer said BYE (or died).
+  void send_bye();
+  bool goodbye_done();
+
+ private:
+  ShmHub(const HubConfig& cfg, PlacementSink* sink) : cfg_(cfg), sink_(sink) {}
+  uint32_t slot_of(int owner, int writer) const;  // writer's slot in owner's inbox
+  Status open_peer(int peer, std::chrono::steady_clock::time_point deadline, std::unique_ptr<Segment>* out);
+  void poll_locked();
+  void run_background();
+  void check_peers_locked();
+
+  const HubConfig cfg_;
+  PlacementSink* const sink_;
+  std::unique_ptr<Segment> own_;
+  InboxView inbox_;
+  uint64_t probe_value_ = 0;  // its address is in our header: peers test CMA with it
+  std::vector<int> peers_;    // local ranks but this one
+  std::vector<std::unique_ptr<Segment>> peer_segs_;
+  std::vector<std::unique_ptr<ShmLink>> links_;  // parallel to peers_
+  std::vector<int> pidfds_;                      // parallel to peers_ (-1: none)
+  std::vector<ShmLink*> by_rank_;
+
+  std::mutex poll_mu_;
+  std::thread bg_;
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace nexar::shm

@@ -1,0 +1,179 @@
+// ShmLink receive side (the hub's poller, one thread at a time): records from the peer's
+// ring in order, large payloads read from the peer once their receive is posted, and the
+// queued sends pushed as room appears.
+#include <cstring>
+
+#include "core/log.h"
+#include "transport/shm/cma.h"
+#include "transport/shm/shm_link.h"
+
+namespace nexar::shm {
+namespace {
+constexpr int kMaxRecordsPerPoll = 64;  // then let the other links have their turn
+constexpr size_t kCmaPiece = 8u << 20;
+}  // namespace
+
+bool ShmLink::poll() {
+  bool moved = false;
+  if (resume_.load(std::memory_order_relaxed) && resume_.exchange(false, std::memory_order_acq_rel)) held_ = false;
+  for (int n = 0; !held_ && n < kMaxRecordsPerPoll; ++n) {
+    bool bad;
+    const RecHdr* rec = rx_.peek(&bad);
+    if (bad) {
+      fail(protocol_error("a malformed record header"));
+      return true;
+    }
+    if (!rec) break;
+    bool hold = false;
+    if (!handle(rec, &hold)) return true;  // the link failed
+    if (rx_.consume()) wake_peer_bg();
+    held_ = hold;
+    moved = true;
+  }
+  if (!pending_.empty() && (pending_new_ || sink_->bind_generation() != seen_gen_)) {
+    place_pending();
+    moved = true;
+  }
+  if (queued_.load(std::memory_order_relaxed) != 0) {
+    std::vector<transport::SendOp*> done;
+    {
+      std::lock_guard<std::mutex> lock(tx_mu_);
+      if (dead_.ok()) drain_queue_locked(&done);
+    }
+    for (auto* d : done) d->complete(Status::Ok());
+    moved = true;
+  }
+  return moved;
+}
+
+Status ShmLink::protocol_error(const char* what) {
+  return Status(NEXAR_ERR_PROTOCOL, strprintf("rank %d sent %s over shared memory", cfg_.peer, what));
+}
+
+bool ShmLink::handle(const RecHdr* rec, bool* hold) {
+  const size_t n = rec->size - sizeof(RecHdr);
+  const uint8_t* p = reinterpret_cast<const uint8_t*>(rec + 1);
+  switch (rec->type) {
+    case kRecMsg: {
+      WireHeader w;
+      if (n < sizeof(w)) break;
+      std::memcpy(&w, p, sizeof(w));
+      if (w.len != n - sizeof(w)) break;
+      *hold = !sink_->on_message(cfg_.peer, from_wire(w), p + sizeof(w));
+      return true;
+    }
+    case kRecRts: {
+      RtsRec r;
+      if (n != sizeof(r)) break;
+      std::memcpy(&r, p, sizeof(r));
+      if (r.hdr.len == 0) break;
+      transport::InboundMsg* msg = sink_->on_message_begin(cfg_.peer, from_wire(r.hdr));
+      pending_.push_back(PendingRts{msg, r.seq, r.addr, r.hdr.len});
+      pending_new_ = true;
+      return true;
+    }
+    case kRecBegin: {
+      WireHeader w;
+      if (n != sizeof(w) || stream_) break;
+      std::memcpy(&w, p, sizeof(w));
+      if (w.len == 0) break;
+      stream_ = sink_->on_message_begin(cfg_.peer, from_wire(w));
+      stream_left_ = w.len;
+      return true;
+    }
+    case kRecData: {
+      if (!stream_ || n == 0 || n > stream_left_) break;
+      transport::InboundMsg* msg = stream_;
+      stream_left_ -= n;
+      if (stream_left_ == 0) stream_ = nullptr;  // the sink frees it with the last piece
+      *hold = !sink_->on_message_data(msg, p, n);
+      return true;
+    }
+    case kRecAck: {
+      AckRec a;
+      if (n != sizeof(a)) break;
+      std::memcpy(&a, p, sizeof(a));
+      transport::SendOp* op = nullptr;
+      {
+        std::lock_guard<std::mutex> lock(tx_mu_);
+        auto it = awaiting_ack_.find(a.seq);
+        if (it != awaiting_ack_.end()) {
+          op = it->second;
+          awaiting_ack_.erase(it);
+        }
+      }
+      if (op)
+        op->complete(a.code == NEXAR_SUCCESS
+                         ? Status::Ok()
+                         : Status(static_cast<nexar_result_t>(a.code),
+                                  strprintf("rank %d could not read the message from this rank's memory", cfg_.peer)));
+      return true;
+    }
+    case kRecAbort: {
+      AbortRec a;
+      if (n < sizeof(a) || n - sizeof(a) > kMaxAbortText) break;
+      std::memcpy(&a, p, sizeof(a));
+      std::string text(reinterpret_cast<const char*>(p + sizeof(a)), n - sizeof(a));
+      sink_->on_remote_abort(cfg_.peer, a.ctx, Status(static_cast<nexar_result_t>(a.code), text));
+      return true;
+    }
+    case kRecBye:
+      if (n != 0) break;
+      bye_received_.store(true, std::memory_order_release);
+      return true;
+    default:
+      break;
+  }
+  fail(protocol_error(strprintf("a malformed record (type %u, %zu bytes)", rec->type, n).c_str()));
+  return false;
+}
+
+void ShmLink::place_pending() {
+  pending_new_ = false;
+  seen_gen_ = sink_->bind_generation();  // before claiming: a later bind is seen next time
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    uint8_t* dst = nullptr;
+    const Placement pl = sink_->claim_placement(it->msg, &dst);
+    if (pl == Placement::PENDING) {
+      ++it;
+      continue;
+    }
+    Status st;
+    if (pl == Placement::BOUND) st = cma_read(cfg_.peer_pid, dst, it->addr, it->len, kCmaPiece);
+    sink_->finish_placement(it->msg, st);
+    AckRec a{it->seq, static_cast<int32_t>(st.code()), 0};
+    it = pending_.erase(it);
+    push_control(kRecAck, &a, sizeof(a));
+    if (st.code() == NEXAR_ERR_PEER_LOST) {
+      fail(Status(NEXAR_ERR_PEER_LOST, strprintf("rank %d: %s", cfg_.peer, st.message().c_str())));
+      return;
+    }
+  }
+}
+
+void ShmLink::fail(const Status& why, bool notify_lost) {
+  std::deque<TxItem> queue;
+  std::unordered_map<uint64_t, transport::SendOp*> awaiting;
+  {
+    std::lock_guard<std::mutex> lock(tx_mu_);
+    if (!dead_.ok()) return;
+    dead_ = why;
+    dead_flag_.store(true, std::memory_order_release);
+    queue.swap(queue_);
+    awaiting.swap(awaiting_ack_);
+    queued_.store(0, std::memory_order_relaxed);
+  }
+  for (TxItem& it : queue)
+    if (it.op && it.kind != TxItem::RTS) it.op->complete(why);  // RTS ops are in `awaiting`
+  for (auto& [seq, op] : awaiting) op->complete(why);
+  if (stream_) sink_->on_message_abandon(stream_, why);
+  stream_ = nullptr;
+  for (PendingRts& p : pending_) sink_->finish_placement(p.msg, why);
+  pending_.clear();
+  if (notify_lost && !bye_received()) {
+    NX_INFO(NET, "shared-memory link to rank %d failed: %s", cfg_.peer, why.to_string().c_str());
+    sink_->on_peer_lost(cfg_.peer, why);
+  }
+}
+
+}  // namespace nexar::shm
