@@ -1,8 +1,10 @@
 // nexar-info: what this build of nexar is and every NEXAR_* parameter it reads, with its
-// type, default, current value and meaning (the registry of runtime/core/params_table.h).
+// type, default, current value and meaning (the registry of runtime/core/params_table.h),
+// and the collective algorithms NEXAR_ALGO can force, with when each applies and its cost.
 #include <cstdio>
 #include <cstring>
 
+#include "collectives/algo_table.h"
 #include "core/params.h"
 #include "nexar/nexar.h"
 
@@ -20,7 +22,7 @@ const char* type_name(nexar::params::Type t) {
 
 int main(int argc, char** argv) {
   if (argc > 1 && (std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0)) {
-    std::printf("usage: nexar-info\nPrints nexar's version and every NEXAR_* parameter.\n");
+    std::printf("usage: nexar-info\nPrints nexar's version, every NEXAR_* parameter and the collective algorithms.\n");
     return 0;
   }
   std::printf("nexar %s\n\nParameters (environment variables):\n", nexar_version());
@@ -30,5 +32,7 @@ int main(int argc, char** argv) {
     std::printf("%-26s %-7s %-12s %-12s %s\n", d.name, type_name(d.type), *d.default_value ? d.default_value : "\"\"",
                 nexar::params::is_set(d.name) ? v.c_str() : "-", d.doc);
   }
+  std::printf("\nCollective algorithms (NEXAR_ALGO=collective:algorithm,...; otherwise the cheapest by the cost model):\n%s",
+              nexar::coll::describe_algorithms().c_str());
   return 0;
 }

@@ -1,0 +1,118 @@
+// Collectives end to end: coll_e2e_probe ranks started by nexrun, over real QUIC on
+// loopback. Many checks are grouped into one nexrun run per world size and algorithm
+// round: round i forces, for every collective, its i-th applicable algorithm (from the
+// library's own table, so a new algorithm is tested without editing this file).
+#include <catch.hpp>
+
+#include <algorithm>
+
+#include "collectives/algo_table.h"
+#include "launcher/nexrun_process.h"
+
+using launcher_test::count_of;
+using launcher_test::Ended;
+using launcher_test::run_nexrun;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Run {
+  Ended end;
+  std::string out, err;
+};
+
+Run probe(int np, const std::string& scenarios, const std::vector<std::string>& env,
+          std::chrono::milliseconds timeout = 120s) {
+  Run r;
+  r.end = run_nexrun({"-np", std::to_string(np), COLL_E2E_PROBE, scenarios}, &r.out, &r.err, timeout, env);
+  return r;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  size_t b = 0;
+  for (size_t e; (e = s.find(sep, b)) != std::string::npos; b = e + 1) out.push_back(s.substr(b, e - b));
+  out.push_back(s.substr(b));
+  return out;
+}
+
+// Every rank printed "<name> ok" for every scenario, and the job ended cleanly.
+void expect_ok(const Run& r, int np, const std::string& scenarios, const std::string& what) {
+  INFO(what << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.end.finished);
+  REQUIRE(r.end.exit_code == 0);
+  for (const std::string& s : split(scenarios, ','))
+    REQUIRE(count_of(r.out, ": " + s + " ok") == static_cast<size_t>(np));
+}
+
+// NEXAR_ALGO values that, together, force every algorithm applicable with p ranks.
+std::vector<std::string> algo_rounds(int p) {
+  using nexar::coll::AlgoDesc;
+  using nexar::coll::CollKind;
+  std::vector<std::vector<const AlgoDesc*>> per_kind(nexar::coll::kCollKindCount);
+  for (const AlgoDesc& d : nexar::coll::algo_table()) {
+    nexar::coll::CollArgs args;
+    args.kind = d.kind;
+    if (!d.why_not || !d.why_not(p, args)) per_kind[static_cast<size_t>(d.kind)].push_back(&d);
+  }
+  size_t rounds = 0;
+  for (const auto& v : per_kind) rounds = std::max(rounds, v.size());
+  std::vector<std::string> out;
+  for (size_t i = 0; i < rounds; ++i) {
+    std::string spec;
+    for (const auto& v : per_kind)
+      if (!v.empty())
+        spec += std::string(spec.empty() ? "" : ",") + nexar::coll::coll_kind_name(v[0]->kind) + ":" +
+                v[i % v.size()]->name;
+    out.push_back(spec);
+  }
+  return out;
+}
+
+void run_world(int np, bool with_large) {
+  const std::string forced = std::string("sweep,dtypes") + (with_large ? ",large" : "");
+  for (const std::string& spec : algo_rounds(np)) {
+    const Run r = probe(np, forced, {"NEXAR_ALGO=" + spec, "NEXAR_TIMEOUT=60"});
+    expect_ok(r, np, forced, "np " + std::to_string(np) + " NEXAR_ALGO=" + spec);
+  }
+  // The cost model's own choices, and the scenarios that do not depend on the algorithm.
+  const std::string chosen = std::string("sweep,dtypes,identical,nonblocking,invalid") + (with_large ? ",large" : "");
+  const Run r = probe(np, chosen, {"NEXAR_TIMEOUT=60"});
+  expect_ok(r, np, chosen, "np " + std::to_string(np) + " (algorithms chosen by the cost model)");
+}
+
+}  // namespace
+
+TEST_CASE("every collective and algorithm, exact results, on 1-8 ranks", "[e2e][correct]") {
+  for (int np : {1, 2, 3, 4, 5, 7, 8}) run_world(np, np <= 4 || np == 8);
+}
+
+TEST_CASE("every collective and algorithm on 11 and 16 ranks", "[e2e][.long]") {
+  for (int np : {11, 16}) run_world(np, true);
+}
+
+// late_ok: ranks allowed to learn of the disagreement only at their next call. In a
+// broadcast whose ranks disagree on the root, a root only sends and ranks whose part of
+// the tree agrees receive consistent data: they complete before anyone could tell them
+// (docs/collectives.md, "Disagreement"). Every other case: MISMATCH from the call itself.
+TEST_CASE("ranks that disagree all get NEXAR_ERR_MISMATCH naming both calls", "[e2e][errors]") {
+  struct MismatchCase {
+    const char* what;
+    int np;
+    size_t late_ok;  // ranks that may learn at their next call
+  };
+  const MismatchCase cases[] = {{"count", 3, 0}, {"dtype", 2, 0}, {"op", 4, 0}, {"root", 3, 2},
+                                {"kind", 5, 0},  {"order", 3, 0}};
+  for (const MismatchCase& c : cases) {
+    const std::string scenario = std::string("mismatch:") + c.what;
+    const Run r = probe(c.np, scenario, {"NEXAR_TIMEOUT=30"}, 60s);
+    expect_ok(r, c.np, scenario, scenario);
+    INFO(scenario << "\n" << r.out);
+    CHECK(count_of(r.out, " late ") <= c.late_ok);
+  }
+}
+
+TEST_CASE("an algorithm forced where it cannot run fails locally on every rank", "[e2e][errors]") {
+  const Run r = probe(3, "algo_error", {"NEXAR_ALGO=allgather:recursive_doubling"});
+  expect_ok(r, 3, "algo_error", "algo_error");
+}

@@ -1,0 +1,153 @@
+// Error scenarios: local argument errors (every rank makes the same bad call, so the next
+// collective still matches), an algorithm forced where it cannot run, and ranks that
+// disagree (every rank must get NEXAR_ERR_MISMATCH naming both calls, promptly).
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include "e2e_probe.h"
+
+namespace e2e {
+namespace {
+
+void expect_invalid(nexar_result_t r, const char* word, const char* call) {
+  const std::string msg = nexar_comm_last_error(g_world);
+  E2E_CHECK(r == NEXAR_ERR_INVALID_ARGUMENT, std::string(call) + " returned " + nexar_result_string(r));
+  E2E_CHECK(msg.find(word) != std::string::npos, std::string(call) + ": message '" + msg + "' does not name " + word);
+}
+
+// The communicator still works: a collective with a check.
+void still_works(uint32_t seed) {
+  Case c;
+  c.kind = Kind::ALLREDUCE;
+  c.count = 11;
+  c.seed = seed;
+  run_checked(c, seed % 2 == 1);
+}
+
+}  // namespace
+
+void scenario_invalid() {
+  int32_t in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8] = {0};
+  const int p = g_size;
+  const auto bad_dtype = static_cast<nexar_dtype_t>(99);
+  const auto bad_op = static_cast<nexar_op_t>(42);
+#define INVALID(call, word) expect_invalid((call), word, #call)
+  INVALID(nexar_allreduce(in, out, 8, bad_dtype, NEXAR_SUM, g_world), "dtype");
+  INVALID(nexar_allreduce(in, out, 8, NEXAR_INT32, bad_op, g_world), "op");
+  INVALID(nexar_scan(in, out, 8, NEXAR_INT32, static_cast<nexar_op_t>(-1), g_world), "op");
+  still_works(1);
+  INVALID(nexar_broadcast(in, 8, NEXAR_INT32, -1, g_world), "root");
+  INVALID(nexar_broadcast(in, 8, NEXAR_INT32, p, g_world), "root");
+  INVALID(nexar_reduce(in, out, 8, NEXAR_INT32, NEXAR_SUM, p + 7, g_world), "root");
+  INVALID(nexar_gather(in, out, 1, NEXAR_INT32, -3, g_world), "root");
+  INVALID(nexar_scatter(in, out, 1, NEXAR_INT32, p, g_world), "root");
+  still_works(2);
+  INVALID(nexar_allreduce(nullptr, out, 8, NEXAR_INT32, NEXAR_SUM, g_world), "sendbuf");
+  INVALID(nexar_allreduce(in, nullptr, 8, NEXAR_INT32, NEXAR_SUM, g_world), "recvbuf");
+  INVALID(nexar_broadcast(nullptr, 3, NEXAR_INT32, 0, g_world), "NULL");
+  INVALID(nexar_alltoall(in, nullptr, 1, NEXAR_INT32, g_world), "recvbuf");
+  INVALID(nexar_reduce_scatter(nullptr, out, 1, NEXAR_INT32, NEXAR_SUM, g_world), "sendbuf");
+  void* bufs[2] = {in, nullptr};
+  size_t counts[2] = {8, 4};
+  INVALID(nexar_allreduce_bucketed(bufs, counts, 2, NEXAR_INT32, NEXAR_SUM, g_world), "bufs[1]");
+  INVALID(nexar_allreduce_bucketed(nullptr, counts, 2, NEXAR_INT32, NEXAR_SUM, g_world), "NULL");
+  still_works(3);
+  // Non-blocking: the error comes at the call and no request is made.
+  nexar_request_t req = reinterpret_cast<nexar_request_t>(&in);
+  INVALID(nexar_iallreduce(in, out, 8, bad_dtype, NEXAR_SUM, g_world, &req), "dtype");
+  E2E_CHECK(req == nullptr, "a failed nexar_iallreduce left a request");
+  INVALID(nexar_ireduce(in, out, 8, NEXAR_INT32, NEXAR_SUM, -1, g_world, &req), "root");
+  INVALID(nexar_iallgather(nullptr, out, 1, NEXAR_INT32, g_world, &req), "sendbuf");
+  INVALID(nexar_iallreduce(in, out, 8, NEXAR_INT32, NEXAR_SUM, g_world, nullptr), "request");
+  INVALID(nexar_ibarrier(g_world, nullptr), "request");
+  still_works(4);
+  // A NULL communicator.
+  E2E_CHECK(nexar_allreduce(in, out, 8, NEXAR_INT32, NEXAR_SUM, nullptr) == NEXAR_ERR_INVALID_ARGUMENT, "NULL comm");
+  E2E_CHECK(nexar_barrier(nullptr) == NEXAR_ERR_INVALID_ARGUMENT, "NULL comm barrier");
+#undef INVALID
+  still_works(5);
+  E2E_OK(nexar_barrier(g_world));
+}
+
+// Run with NEXAR_ALGO forcing an algorithm that cannot run with this many ranks
+// (allgather:recursive_doubling on a non-power of two): every rank fails the same way,
+// locally, and other collectives keep working.
+void scenario_algo_error() {
+  std::vector<int32_t> in(3, g_rank), out(3 * static_cast<size_t>(g_size));
+  expect_invalid(nexar_allgather(in.data(), out.data(), 3, NEXAR_INT32, g_world), "NEXAR_ALGO", "nexar_allgather");
+  still_works(6);
+  E2E_OK(nexar_barrier(g_world));
+}
+
+void scenario_mismatch(const std::string& what) {
+  E2E_OK(nexar_comm_set_timeout(g_world, 30.0));
+  const bool odd = g_rank == g_size - 1;  // the rank that disagrees
+  std::vector<int32_t> in(16, g_rank + 1), out(16 * static_cast<size_t>(g_size));
+  // No barrier first: a rank still finishing it when another has already detected the
+  // mismatch would (rightly) see that barrier fail.
+  const auto t0 = std::chrono::steady_clock::now();
+  nexar_result_t r = NEXAR_SUCCESS;
+  std::vector<const char*> words;  // what the message must name
+  std::string msg_after_wait;
+  if (what == "count") {
+    r = nexar_allreduce(in.data(), out.data(), odd ? 9 : 8, NEXAR_INT32, NEXAR_SUM, g_world);
+    words = {"count 9", "count 8"};
+  } else if (what == "dtype") {
+    r = nexar_allreduce(in.data(), out.data(), 8, odd ? NEXAR_FLOAT32 : NEXAR_INT32, NEXAR_SUM, g_world);
+    words = {"float32", "int32"};
+  } else if (what == "op") {
+    r = nexar_allreduce(in.data(), out.data(), 8, NEXAR_INT32, odd ? NEXAR_MAX : NEXAR_SUM, g_world);
+    words = {"max", "sum"};
+  } else if (what == "root") {
+    r = nexar_broadcast(in.data(), 8, NEXAR_INT32, odd ? 1 : 0, g_world);
+    words = {"root 1", "root 0"};
+  } else if (what == "kind") {
+    r = odd ? nexar_broadcast(in.data(), 8, NEXAR_INT32, 0, g_world)
+            : nexar_allreduce(in.data(), out.data(), 8, NEXAR_INT32, NEXAR_SUM, g_world);
+    words = {"broadcast", "allreduce"};
+  } else if (what == "order") {  // non-blocking, issued in different orders
+    nexar_request_t reqs[2];
+    std::vector<int32_t> out2(16 * static_cast<size_t>(g_size));
+    if (odd) {
+      E2E_OK(nexar_iallgather(in.data(), out2.data(), 4, NEXAR_INT32, g_world, &reqs[0]));
+      E2E_OK(nexar_iallreduce(in.data(), out.data(), 8, NEXAR_INT32, NEXAR_SUM, g_world, &reqs[1]));
+    } else {
+      E2E_OK(nexar_iallreduce(in.data(), out.data(), 8, NEXAR_INT32, NEXAR_SUM, g_world, &reqs[0]));
+      E2E_OK(nexar_iallgather(in.data(), out2.data(), 4, NEXAR_INT32, g_world, &reqs[1]));
+    }
+    r = nexar_waitall(2, reqs);
+    words = {"allgather", "allreduce"};
+    // nexar_wait has no communicator argument: its failure's detail is where the API keeps
+    // the detail of calls without one (nexar_comm_last_error(NULL)), not under g_world.
+    msg_after_wait = nexar_comm_last_error(nullptr);
+  } else {
+    fail_at(__FILE__, __LINE__, "unknown mismatch '" + what + "'");
+  }
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::string msg = msg_after_wait.empty() ? nexar_comm_last_error(g_world) : msg_after_wait;
+  // A rank that only sends in this collective (a broadcast root) may finish before any
+  // peer has seen its data: it then learns of the disagreement at its next call. Reported
+  // as "late"; the test driver decides whether that is accepted.
+  const char* how = "at the call";
+  if (r == NEXAR_SUCCESS) {
+    r = nexar_barrier(g_world);
+    s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    msg = nexar_comm_last_error(g_world);
+    how = "late (the call succeeded, the next one failed)";
+    E2E_CHECK(r == NEXAR_ERR_ABORTED || r == NEXAR_ERR_MISMATCH,
+              "mismatch:" + what + " succeeded and so did the next call (" + nexar_result_string(r) + ")");
+  } else {
+    E2E_CHECK(r == NEXAR_ERR_MISMATCH, "mismatch:" + what + " returned " + nexar_result_string(r) + " after " +
+                                           std::to_string(s) + " s");
+    E2E_CHECK(nexar_barrier(g_world) == NEXAR_ERR_ABORTED, "the communicator should be unusable");
+  }
+  for (const char* w : words) E2E_CHECK(msg.find(w) != std::string::npos, "message '" + msg + "' does not name " + w);
+  E2E_CHECK(s < 5.0, "took " + std::to_string(s) + " s");
+  std::printf("rank %d: mismatch:%s ok %s after %.3f s: %s\n", g_rank, what.c_str(), how, s, msg.c_str());
+  std::fflush(stdout);
+  nexar_comm_destroy(g_world);  // fails (the communicator is broken); frees it anyway
+  std::exit(0);
+}
+
+}  // namespace e2e

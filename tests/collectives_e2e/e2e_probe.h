@@ -1,0 +1,48 @@
+// Shared by the scenarios of coll_e2e_probe, the rank program of the end-to-end
+// collective tests (started by nexrun; see coll_e2e_test.cc). A failed check prints the
+// rank, the place, what was wrong and the library's last error, then exits 1.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "e2e_case.h"
+#include "nexar/nexar.h"
+
+namespace e2e {
+
+inline int g_rank = -1, g_size = 0;
+inline nexar_comm_t g_world = nullptr;
+
+[[noreturn]] void fail_at(const char* file, int line, const std::string& what);
+
+// Runs c (blocking, or non-blocking then nexar_wait) and checks the result on this rank.
+void run_checked(const Case& c, bool nonblocking);
+// True when every rank passed the same value (checked with an allgather).
+bool same_on_all_ranks(uint64_t value);
+
+// Scenarios; each prints "rank R: NAME ok" when it passed.
+void scenario_sweep();        // every collective x counts x roots x in place
+void scenario_dtypes();       // allreduce: every dtype x op, exact; rounding on 2 ranks
+void scenario_identical();    // bit-identical results on every rank with rounding data
+void scenario_large();        // above 8 MiB, not a multiple of the ring segment
+void scenario_nonblocking();  // several outstanding, mixed with blocking, complete in order
+void scenario_invalid();      // local argument errors leave the communicator usable
+void scenario_algo_error();   // NEXAR_ALGO names an algorithm that cannot run: every rank fails alike
+// Ranks disagree (what: count, dtype, op, root, kind, order): every rank gets MISMATCH.
+void scenario_mismatch(const std::string& what);
+
+}  // namespace e2e
+
+#define E2E_CHECK(cond, what)                                                             \
+  do {                                                                                    \
+    if (!(cond)) ::e2e::fail_at(__FILE__, __LINE__, std::string(#cond) + ": " + (what)); \
+  } while (0)
+
+#define E2E_OK(call)                                                                            \
+  do {                                                                                          \
+    const nexar_result_t e2e_r_ = (call);                                                       \
+    if (e2e_r_ != NEXAR_SUCCESS)                                                                \
+      ::e2e::fail_at(__FILE__, __LINE__, std::string(#call) + " returned " + nexar_result_string(e2e_r_)); \
+  } while (0)

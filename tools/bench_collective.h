@@ -1,0 +1,56 @@
+// One collective as nexar-bench measures it: buffers for a size in bytes (counted as
+// nccl-tests count them), filled with values whose result is known exactly, the call
+// through the C API, and the check of one result against a locally computed expectation.
+#pragma once
+
+#include <cstddef>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nexar/nexar.h"
+
+namespace nexar_bench {
+
+// "allreduce", ..., "barrier": the collectives nexar-bench knows, in table order.
+const std::vector<std::string>& collective_names();
+bool parse_dtype(const std::string& s, nexar_dtype_t* out);
+bool parse_op(const std::string& s, nexar_op_t* out);
+const char* dtype_label(nexar_dtype_t d);
+const char* op_label(nexar_op_t op);
+
+class BenchCollective {
+ public:
+  BenchCollective(std::string name, int rank, int size, nexar_dtype_t dtype, nexar_op_t op, int root);
+  // Sizes the buffers for `bytes` (page-aligned, touched) and fills the inputs.
+  void prepare(size_t bytes);
+  size_t count() const { return count_; }  // the count argument of the call
+  size_t bytes() const { return bytes_; }  // the size as reported (may round `bytes` down)
+  bool reduces() const;
+  nexar_result_t run(nexar_comm_t comm);
+  // After one run on freshly prepared inputs: true when this rank's result is right.
+  // `why` gets the first wrong element.
+  bool check(std::string* why) const;
+
+ private:
+  struct Free {
+    void operator()(void* p) const { std::free(p); }
+  };
+  using Buffer = std::unique_ptr<unsigned char, Free>;
+  static Buffer page_aligned(size_t bytes);
+  double value(int rank, size_t i) const;  // input element i of rank
+  double expected(size_t i) const;         // this rank's output element i
+  void store(unsigned char* p, size_t i, double v) const;
+  double load(const unsigned char* p, size_t i) const;
+
+  std::string name_;
+  int rank_, size_;
+  nexar_dtype_t dtype_;
+  nexar_op_t op_;
+  int root_;
+  size_t es_, count_ = 0, bytes_ = 0, send_elems_ = 0, recv_elems_ = 0;
+  Buffer send_, recv_;
+};
+
+}  // namespace nexar_bench

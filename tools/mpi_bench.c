@@ -1,0 +1,189 @@
+/*
+ * mpi-bench: the same measurement as nexar-bench (tools/bench_method.h, BENCHMARKS.md),
+ * over MPI, for comparisons. float32 only; sum/min/max for the reductions.
+ *   mpirun -np 4 mpi-bench [-c allreduce|broadcast|allgather|reduce_scatter|alltoall]
+ *                          [-b MIN] [-e MAX] [-f FACTOR | -l SIZE,SIZE...] [-t SECONDS]
+ *                          [-n ITERS] [-w WARMUP] [-o sum|min|max] [--no-check]
+ */
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_method.h"
+
+static int rank_, nranks_;
+
+typedef struct {
+  const char* coll;
+  const char* op_name;
+  MPI_Op op;
+  double target;
+  long iters, warmup;
+  int check;
+  size_t sizes[64];
+  int nsizes;
+} options;
+
+static void usage(const char* why) {
+  if (rank_ == 0)
+    fprintf(stderr,
+            "mpi-bench: %s\nusage: mpi-bench [-c allreduce|broadcast|allgather|reduce_scatter|alltoall] [-b MIN] "
+            "[-e MAX] [-f FACTOR | -l SIZES] [-t SECONDS] [-n ITERS] [-w WARMUP] [-o sum|min|max] [--no-check]\n",
+            why);
+  MPI_Finalize();
+  exit(2);
+}
+
+static size_t size_arg(const char* s) {
+  int good;
+  size_t v = bench_parse_size(s, &good);
+  if (!good) usage("bad size");
+  return v;
+}
+
+static options parse(int argc, char** argv) {
+  options o = {"allreduce", "sum", MPI_SUM, 0.5, 0, -1, 1, {0}, 0};
+  size_t min_b = 4, max_b = (size_t)64 << 20;
+  double factor = 4;
+  for (int i = 1; i < argc; ++i) {
+    const char* a = argv[i];
+    if (strcmp(a, "--no-check") == 0) { o.check = 0; continue; }
+    if (i + 1 >= argc) usage("an option needs a value");
+    char* v = argv[++i];
+    if (strcmp(a, "-c") == 0) o.coll = v;
+    else if (strcmp(a, "-b") == 0) min_b = size_arg(v);
+    else if (strcmp(a, "-e") == 0) max_b = size_arg(v);
+    else if (strcmp(a, "-f") == 0) factor = atof(v);
+    else if (strcmp(a, "-t") == 0) o.target = atof(v);
+    else if (strcmp(a, "-n") == 0) o.iters = atol(v);
+    else if (strcmp(a, "-w") == 0) o.warmup = atol(v);
+    else if (strcmp(a, "-o") == 0) {
+      o.op_name = v;
+      if (strcmp(v, "sum") == 0) o.op = MPI_SUM;
+      else if (strcmp(v, "min") == 0) o.op = MPI_MIN;
+      else if (strcmp(v, "max") == 0) o.op = MPI_MAX;
+      else usage("op must be sum, min or max");
+    } else if (strcmp(a, "-l") == 0) {
+      for (char* t = strtok(v, ","); t && o.nsizes < 64; t = strtok(NULL, ",")) o.sizes[o.nsizes++] = size_arg(t);
+    } else usage("unknown option");
+  }
+  if (strcmp(o.coll, "allreduce") && strcmp(o.coll, "broadcast") && strcmp(o.coll, "allgather") &&
+      strcmp(o.coll, "reduce_scatter") && strcmp(o.coll, "alltoall"))
+    usage("unknown collective");
+  if (o.nsizes == 0) {
+    if (factor <= 1) usage("-f must be > 1");
+    for (size_t b = min_b; b <= max_b && o.nsizes < 64; b = b ? (size_t)((double)b * factor) : 1) o.sizes[o.nsizes++] = b;
+  }
+  return o;
+}
+
+static int reduces(const options* o) { return !strcmp(o->coll, "allreduce") || !strcmp(o->coll, "reduce_scatter"); }
+
+/* The same inputs as nexar-bench (bench_collective.cc) for float32. */
+static float value(const options* o, int r, size_t i) {
+  if (!reduces(o)) return (float)(((size_t)r * 131 + i * 7) % 251) - 125.0f;
+  return (float)(((size_t)r * 3 + i) % 7) - 3.0f;
+}
+
+static float fold(const options* o, size_t i) {
+  float acc = value(o, 0, i);
+  for (int q = 1; q < nranks_; ++q) {
+    float x = value(o, q, i);
+    acc = o->op == MPI_SUM ? acc + x : o->op == MPI_MIN ? fminf(acc, x) : fmaxf(acc, x);
+  }
+  return acc;
+}
+
+typedef struct {
+  float *send, *recv;
+  size_t count, bytes, send_elems, recv_elems;
+} buffers;
+
+static float* page_aligned(size_t elems) {
+  void* p = NULL;
+  if (posix_memalign(&p, 4096, elems ? elems * sizeof(float) : 1)) MPI_Abort(MPI_COMM_WORLD, 1);
+  memset(p, 0, elems ? elems * sizeof(float) : 1); /* touched before timing */
+  return (float*)p;
+}
+
+static buffers prepare(const options* o, size_t bytes) {
+  buffers b;
+  const size_t p = (size_t)nranks_;
+  const int family = strcmp(o->coll, "allreduce") && strcmp(o->coll, "broadcast");
+  b.count = family ? bytes / (p * sizeof(float)) : bytes / sizeof(float);
+  b.bytes = family ? b.count * p * sizeof(float) : b.count * sizeof(float);
+  b.send_elems = !strcmp(o->coll, "broadcast") ? 0 : family && strcmp(o->coll, "allgather") ? b.count * p : b.count;
+  b.recv_elems = family && strcmp(o->coll, "reduce_scatter") ? b.count * p : b.count;
+  b.send = page_aligned(b.send_elems);
+  b.recv = page_aligned(b.recv_elems);
+  for (size_t i = 0; i < b.send_elems; ++i) b.send[i] = value(o, rank_, i);
+  if (!strcmp(o->coll, "broadcast") && rank_ == 0)
+    for (size_t i = 0; i < b.count; ++i) b.recv[i] = value(o, 0, i);
+  return b;
+}
+
+static void run(const options* o, buffers* b) {
+  const int n = (int)b->count;
+  if (!strcmp(o->coll, "allreduce")) MPI_Allreduce(b->send, b->recv, n, MPI_FLOAT, o->op, MPI_COMM_WORLD);
+  else if (!strcmp(o->coll, "broadcast")) MPI_Bcast(b->recv, n, MPI_FLOAT, 0, MPI_COMM_WORLD);
+  else if (!strcmp(o->coll, "allgather")) MPI_Allgather(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, MPI_COMM_WORLD);
+  else if (!strcmp(o->coll, "reduce_scatter"))
+    MPI_Reduce_scatter_block(b->send, b->recv, n, MPI_FLOAT, o->op, MPI_COMM_WORLD);
+  else MPI_Alltoall(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, MPI_COMM_WORLD);
+}
+
+static float expected(const options* o, const buffers* b, size_t i) {
+  const size_t n = b->count, r = (size_t)rank_;
+  if (!strcmp(o->coll, "allreduce")) return fold(o, i);
+  if (!strcmp(o->coll, "reduce_scatter")) return fold(o, r * n + i);
+  if (!strcmp(o->coll, "broadcast")) return value(o, 0, i);
+  if (!strcmp(o->coll, "allgather")) return value(o, (int)(i / n), i % n);
+  return value(o, (int)(i / n), r * n + i % n); /* alltoall */
+}
+
+static void measure(const options* o, size_t size) {
+  buffers b = prepare(o, size);
+  run(o, &b);
+  int good = 1;
+  for (size_t i = 0; o->check && good && i < b.recv_elems; ++i)
+    if (b.recv[i] != expected(o, &b, i)) {
+      fprintf(stderr, "mpi-bench (rank %d): WRONG RESULT at element %zu: %g, want %g\n", rank_, i, b.recv[i],
+              expected(o, &b, i));
+      good = 0;
+    }
+  MPI_Allreduce(MPI_IN_PLACE, &good, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  double t0 = bench_now();
+  for (int i = 0; i < 2; ++i) run(o, &b);
+  double cost = (bench_now() - t0) / 2;
+  MPI_Allreduce(MPI_IN_PLACE, &cost, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  const long k = bench_iterations(o->target, cost, o->iters);
+  for (long i = bench_warmup(o->target, cost, k, o->warmup); i > 0; --i) run(o, &b);
+  double* samples = malloc((size_t)k * sizeof(double));
+  for (long i = 0; i < k; ++i) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double a = bench_now();
+    run(o, &b);
+    samples[i] = bench_now() - a;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, samples, (int)k, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  if (rank_ == 0)
+    bench_print_row(stdout, o->coll, b.bytes, b.count, "float32", reduces(o) ? o->op_name : "-", "mpi", k,
+                    bench_median(samples, k), nranks_, o->check ? good : -1);
+  free(samples);
+  free(b.send);
+  free(b.recv);
+  if (!good) MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks_);
+  options o = parse(argc, argv);
+  if (rank_ == 0) bench_print_header(stdout, "mpi", o.coll, nranks_, o.target);
+  for (int i = 0; i < o.nsizes; ++i) measure(&o, o.sizes[i]);
+  MPI_Finalize();
+  return 0;
+}
