@@ -61,7 +61,7 @@ Status device_collective_task(const std::shared_ptr<comm::Comm>& c, const coll::
   std::shared_ptr<DeviceComm> d;
   Status st = device_comm(*c, &d);
   if (!st.ok())
-    return Status(st.code(), strprintf("%s: a buffer is CUDA device memory; %s", coll::coll_kind_name(a.kind), st.message().c_str()));
+    return Status(st.code(), "a buffer is CUDA device memory; " + st.message());
   *task = std::make_shared<comm::CollTask>([c, a, d] { return run_device_collective(*c, a, *d); });
   return Status::Ok();
 }

@@ -105,8 +105,14 @@ size_t output_bytes(const coll::CollArgs& a, int rank, int size) {
   }
 }
 
-// BROADCAST's buffer is recvbuf (the API passes it as both).
-static const void* input_ptr(const coll::CollArgs& a) { return a.kind == CollKind::BROADCAST ? a.recvbuf : a.sendbuf; }
+// Where this rank's input is: BROADCAST's buffer is recvbuf (the API passes it as both); an
+// in-place ALLGATHER or GATHER has it at recvbuf + rank * count.
+static const void* input_ptr(const coll::CollArgs& a, int rank) {
+  if (a.kind == CollKind::BROADCAST) return a.recvbuf;
+  if ((a.kind == CollKind::ALLGATHER || a.kind == CollKind::GATHER) && a.sendbuf == a.recvbuf && a.recvbuf)
+    return static_cast<const uint8_t*>(a.recvbuf) + elems(a) * static_cast<size_t>(rank);
+  return a.sendbuf;
+}
 
 bool any_device_buffer(const coll::CollArgs& a, int rank, int size) {
   if (a.kind == CollKind::ALLREDUCE_BUCKETED) {
@@ -114,14 +120,14 @@ bool any_device_buffer(const coll::CollArgs& a, int rank, int size) {
       if (a.counts[i] && memory_kind(a.bufs[i]) == MemKind::DEVICE) return true;
     return false;
   }
-  return (input_bytes(a, rank, size) && memory_kind(input_ptr(a)) == MemKind::DEVICE) ||
+  return (input_bytes(a, rank, size) && memory_kind(input_ptr(a, rank)) == MemKind::DEVICE) ||
          (output_bytes(a, rank, size) && memory_kind(a.recvbuf) == MemKind::DEVICE);
 }
 
 bool all_device_buffers(const coll::CollArgs& a, int rank, int size) {
   const bool in = input_bytes(a, rank, size) > 0, out = output_bytes(a, rank, size) > 0;
   if (a.kind == CollKind::ALLREDUCE_BUCKETED || (!in && !out)) return false;
-  return (!in || memory_kind(input_ptr(a)) == MemKind::DEVICE) && (!out || memory_kind(a.recvbuf) == MemKind::DEVICE);
+  return (!in || memory_kind(input_ptr(a, rank)) == MemKind::DEVICE) && (!out || memory_kind(a.recvbuf) == MemKind::DEVICE);
 }
 
 Status run_staged(comm::Comm& c, const coll::CollArgs& a, DeviceComm& d) {
@@ -130,14 +136,14 @@ Status run_staged(comm::Comm& c, const coll::CollArgs& a, DeviceComm& d) {
   // In place, recvbuf also holds the inputs: REDUCE_SCATTER's size*count of them.
   const size_t recv_span = (a.sendbuf == a.recvbuf) ? std::max(in, out) : out;
   Shadows sh;
-  sh.add(input_ptr(a), in);
+  const void* src = input_ptr(a, c.rank());
+  sh.add(src, in);
   sh.add(a.recvbuf, recv_span);
   NX_RETURN_IF_ERROR(sh.allocate(d.plugin));
   CudaAdapter cuda(d.plugin);
   void* s = nullptr;
   bool user = false;
   NX_RETURN_IF_ERROR(d.work_stream(&s, &user));
-  const void* src = input_ptr(a);
   if (in && sh.map(src) != src) NX_RETURN_IF_ERROR(cuda.copy_in(src, sh.map(src), in, s));
   coll::CollArgs h = a;
   h.sendbuf = a.sendbuf == a.recvbuf ? sh.map(a.recvbuf) : sh.map(a.sendbuf);
