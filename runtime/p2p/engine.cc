@@ -330,6 +330,14 @@ void Engine::finish_placement(InboundMsg* ib, const Status& st) {
   placed_cv_.notify_all();
 }
 
+void Engine::release_placement(InboundMsg* ib) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ib->placing = false;
+  }
+  placed_cv_.notify_all();
+}
+
 void Engine::fail_posted_locked(Context& c, const Status& why, int only_src) {
   for (auto it = c.posted.begin(); it != c.posted.end();) {
     if (only_src < 0 || (*it)->src_filter == only_src || (*it)->src_filter == NEXAR_ANY_SOURCE) {

@@ -77,6 +77,7 @@ class Engine final : public shm::PlacementSink {
   // shm::PlacementSink
   shm::Placement claim_placement(transport::InboundMsg* msg, uint8_t** dst) override;
   void finish_placement(transport::InboundMsg* msg, const Status& st) override;
+  void release_placement(transport::InboundMsg* msg) override;
   uint64_t bind_generation() const override { return bind_gen_.load(std::memory_order_acquire); }
 
  private:

@@ -37,7 +37,6 @@ struct SlotCtl {
   alignas(64) std::atomic<uint64_t> head;  // bytes written by the producer (the peer)
   alignas(64) std::atomic<uint64_t> tail;  // bytes consumed by the owner
   alignas(64) std::atomic<uint32_t> want_space;  // producer found the ring full
-  std::atomic<uint32_t> cma_ok;  // the producer can read the owner's memory (set at mapping)
 };
 
 inline constexpr size_t kPage = 4096;

@@ -24,6 +24,9 @@ class PlacementSink : public transport::InboundSink {
   // The payload is in place (ok) or could not be written (the receive fails with st).
   // Frees msg.
   virtual void finish_placement(transport::InboundMsg* msg, const Status& st) = 0;
+  // Part of the payload is in place; more comes later (claim again first: the receive may
+  // be cancelled in between, and then DISCARD says so).
+  virtual void release_placement(transport::InboundMsg* msg) = 0;
   // Changes whenever a message that was PENDING may have become BOUND or DISCARD.
   virtual uint64_t bind_generation() const = 0;
 };

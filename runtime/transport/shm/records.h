@@ -1,15 +1,20 @@
 // The records of the shared-memory link protocol (ring.h carries them; docs/shm.md):
 //
 //   MSG    MsgHeader, payload               a message of at most the shm eager limit
-//   RTS    MsgHeader, seq, address          a large message the receiver reads itself
-//                                            from the sender's memory (CMA), then ACKs
-//   BEGIN  MsgHeader                         a large message copied through the ring:
-//   DATA   payload piece                     ... its pieces, in order, until len bytes
-//   ACK    seq, code                         the receiver is done with RTS seq
+//   RTS    MsgHeader, seq, address          a large message. Once its receive is posted
+//                                            the receiver reads it from the sender's
+//                                            memory (CMA) and ACKs, or, without CMA,
+//   CTS    seq, len                          asks for it, and the sender sends
+//   DATA   seq, payload piece                its pieces, in order (no ACK: the last piece
+//                                            completes the send)
+//   ACK    seq, code                         the receiver is done with RTS seq (read, or
+//                                            nobody takes it)
 //   ABORT  ctx, code, text                   communicator ctx failed on the sender
 //   BYE    -                                 the sender will send nothing more
 //
-// The rings of one pair are the order of its messages, as the control stream is on QUIC.
+// The rings of one pair are the order of its messages, as the control stream is on QUIC;
+// large payloads move only into posted receives, so they never fill the unexpected store
+// nor hold back the small messages behind them.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +23,7 @@
 
 namespace nexar::shm {
 
-enum RecType : uint16_t { kRecMsg = 1, kRecRts = 2, kRecBegin = 3, kRecData = 4, kRecAck = 5, kRecAbort = 6, kRecBye = 7 };
+enum RecType : uint16_t { kRecMsg = 1, kRecRts = 2, kRecCts = 3, kRecData = 4, kRecAck = 5, kRecAbort = 6, kRecBye = 7 };
 
 struct WireHeader {
   uint32_t ctx;
@@ -35,6 +40,15 @@ struct RtsRec {
   WireHeader hdr;
   uint64_t seq;
   uint64_t addr;  // of the payload in the sender's address space
+};
+
+struct SeqRec {  // the head of a DATA record
+  uint64_t seq;
+};
+
+struct CtsRec {
+  uint64_t seq;
+  uint64_t len;  // as announced (a sender that cancelled meanwhile sends this many zeros)
 };
 
 struct AckRec {

@@ -113,12 +113,9 @@ Status ShmHub::connect(std::chrono::steady_clock::time_point deadline) {
     const int p = peers_[i];
     NX_RETURN_IF_ERROR(open_peer(p, deadline, &peer_segs_[i]));
     InboxView theirs{static_cast<uint8_t*>(peer_segs_[i]->base())};
-    // May the peer read our memory? It tells us through our own slot in its inbox... we
-    // test whether *we* can read *its* memory and say so in our slot of its inbox: the
-    // peer then sends us large messages as RTS (we read them).
-    const bool can_read = cfg_.allow_cma && cma_probe(cfg_.tokens[static_cast<size_t>(p)].pid,
-                                                      theirs.hdr()->probe_addr, theirs.hdr()->probe_value);
-    theirs.slot(slot_of(p, cfg_.rank))->cma_ok.store(can_read ? 1 : 0, std::memory_order_relaxed);
+    // May we read the peer's memory (then we fetch its large messages ourselves)?
+    can_read_.push_back(cfg_.allow_cma && cma_probe(cfg_.tokens[static_cast<size_t>(p)].pid,
+                                                   theirs.hdr()->probe_addr, theirs.hdr()->probe_value));
     theirs.hdr()->mapped.fetch_add(1, std::memory_order_release);
     futex_wake_all(&theirs.hdr()->mapped);
   }
@@ -145,8 +142,7 @@ Status ShmHub::connect(std::chrono::steady_clock::time_point deadline) {
     lc.rx_slot = slot_of(cfg_.rank, p);
     lc.theirs = InboxView{static_cast<uint8_t*>(peer_segs_[i]->base())};
     lc.tx_slot = slot_of(p, cfg_.rank);
-    // The peer wrote in our inbox whether it can read our memory.
-    lc.cma = inbox_.slot(lc.rx_slot)->cma_ok.load(std::memory_order_relaxed) != 0;
+    lc.cma = can_read_[i];
     lc.eager_limit = cfg_.eager_limit;
     lc.chunk = cfg_.chunk;
     links_.push_back(std::make_unique<ShmLink>(lc));
@@ -154,7 +150,7 @@ Status ShmHub::connect(std::chrono::steady_clock::time_point deadline) {
     int fd = pidfd_open(lc.peer_pid);
     if (fd < 0) NX_WARN(NET, "pidfd_open(%d) for rank %d: %s; its death is noticed by kill(0)", lc.peer_pid, p, std::strerror(errno));
     pidfds_.push_back(fd);
-    NX_INFO(NET, "rank %d reaches rank %d over shared memory (large messages: %s)", cfg_.rank, p,
+    NX_INFO(NET, "rank %d reaches rank %d over shared memory (its large messages: %s)", cfg_.rank, p,
             lc.cma ? "read by the receiver from the sender's memory (CMA)" : "copied through the ring");
   }
   bg_ = std::thread([this] { run_background(); });

@@ -69,6 +69,7 @@ class ShmHub final : public Progress {
   std::vector<std::unique_ptr<Segment>> peer_segs_;
   std::vector<std::unique_ptr<ShmLink>> links_;  // parallel to peers_
   std::vector<int> pidfds_;                      // parallel to peers_ (-1: none)
+  std::vector<bool> can_read_;                   // parallel to peers_: CMA works on it
   std::vector<ShmLink*> by_rank_;
 
   std::mutex poll_mu_;

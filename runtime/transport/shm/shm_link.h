@@ -1,8 +1,9 @@
 // A PeerLink to a rank on the same host, over two rings (ring.h): ours in the peer's
 // inbox, the peer's in ours. Messages up to the eager limit are copied into the ring and
-// out of it; larger ones are read by the receiver straight from the sender's buffer
-// (CMA: one copy) once their receive is posted, or, where CMA is not permitted, copied
-// through the ring in pieces (pipelined: the receiver drains while the sender fills).
+// out of it; larger ones are announced (RTS) and move once their receive is posted: read
+// by the receiver straight from the sender's buffer (CMA: one copy), or, where CMA is not
+// permitted, copied through the ring in pieces (pipelined: the receiver drains while the
+// sender fills). records.h has the protocol.
 //
 // Threads: send/cancel/resume/send_abort from any thread (the send side is under tx_mu_);
 // poll() and fail() only from the hub's poller, one thread at a time (the receive side).
@@ -33,7 +34,7 @@ struct LinkConfig {
   uint32_t rx_slot = 0;
   InboxView theirs;       // the peer's inbox: we write slot tx_slot
   uint32_t tx_slot = 0;
-  bool cma = false;       // the peer may read our memory: large sends go as RTS
+  bool cma = false;       // we may read the peer's memory (else large payloads come as DATA)
   size_t eager_limit = 16384;
   size_t chunk = 65536;   // DATA pieces (no CMA), and CMA reads
 };
@@ -71,12 +72,11 @@ class ShmLink final : public transport::PeerLink {
   struct TxItem {
     enum Kind { MSG, RTS, STREAM, BYTES } kind;
     transport::SendOp* op = nullptr;  // null once cancelled (a STREAM then sends zeros)
-    uint64_t seq = 0;                 // RTS
+    uint64_t seq = 0;                 // RTS, STREAM
     uint64_t off = 0;                 // STREAM: payload bytes pushed
-    bool begun = false;               // STREAM: BEGIN pushed
     uint16_t type = 0;                // BYTES: record type and payload
     std::vector<uint8_t> bytes;
-    transport::MsgHeader hdr;         // STREAM (kept after a cancel)
+    transport::MsgHeader hdr;
   };
 
   // Send side, tx_mu_ held. Pushes what fits; completes nothing itself but collects ops
@@ -93,6 +93,7 @@ class ShmLink final : public transport::PeerLink {
   // Receive side (poller).
   bool handle(const RecHdr* rec, bool* hold);
   void place_pending();
+  void on_cts(uint64_t seq, uint64_t len);
   Status protocol_error(const char* what);
 
   const LinkConfig cfg_;
@@ -110,8 +111,11 @@ class ShmLink final : public transport::PeerLink {
   // Poller only.
   RingReader rx_;
   bool held_ = false;  // the sink is over its limit: stop reading until resume()
-  transport::InboundMsg* stream_ = nullptr;  // a BEGIN/DATA message in progress
-  uint64_t stream_left_ = 0;
+  struct Incoming {  // a large payload arriving as DATA into its receive buffer
+    transport::InboundMsg* msg;
+    uint64_t len, got;
+  };
+  std::unordered_map<uint64_t, Incoming> incoming_;
   struct PendingRts {
     transport::InboundMsg* msg;
     uint64_t seq, addr, len;

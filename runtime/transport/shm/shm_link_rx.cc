@@ -72,21 +72,33 @@ bool ShmLink::handle(const RecHdr* rec, bool* hold) {
       pending_new_ = true;
       return true;
     }
-    case kRecBegin: {
-      WireHeader w;
-      if (n != sizeof(w) || stream_) break;
-      std::memcpy(&w, p, sizeof(w));
-      if (w.len == 0) break;
-      stream_ = sink_->on_message_begin(cfg_.peer, from_wire(w));
-      stream_left_ = w.len;
+    case kRecCts: {
+      CtsRec c;
+      if (n != sizeof(c)) break;
+      std::memcpy(&c, p, sizeof(c));
+      if (c.len == 0) break;
+      on_cts(c.seq, c.len);
       return true;
     }
     case kRecData: {
-      if (!stream_ || n == 0 || n > stream_left_) break;
-      transport::InboundMsg* msg = stream_;
-      stream_left_ -= n;
-      if (stream_left_ == 0) stream_ = nullptr;  // the sink frees it with the last piece
-      *hold = !sink_->on_message_data(msg, p, n);
+      SeqRec h;
+      if (n <= sizeof(h)) break;
+      std::memcpy(&h, p, sizeof(h));
+      auto it = incoming_.find(h.seq);
+      const size_t piece = n - sizeof(h);
+      if (it == incoming_.end() || piece > it->second.len - it->second.got) break;
+      Incoming& in = it->second;
+      // Claimed per piece, so a receive cancelled meanwhile is never written after.
+      uint8_t* dst = nullptr;
+      const bool bound = sink_->claim_placement(in.msg, &dst) == Placement::BOUND;
+      if (bound) std::memcpy(dst + in.got, p + sizeof(h), piece);
+      in.got += piece;
+      if (in.got == in.len) {
+        sink_->finish_placement(in.msg, Status::Ok());
+        incoming_.erase(it);
+      } else if (bound) {
+        sink_->release_placement(in.msg);
+      }
       return true;
     }
     case kRecAck: {
@@ -139,6 +151,14 @@ void ShmLink::place_pending() {
       continue;
     }
     Status st;
+    if (pl == Placement::BOUND && !cfg_.cma) {  // the sender copies it through the ring
+      sink_->release_placement(it->msg);
+      incoming_[it->seq] = Incoming{it->msg, it->len, 0};
+      CtsRec c{it->seq, it->len};
+      it = pending_.erase(it);
+      push_control(kRecCts, &c, sizeof(c));
+      continue;
+    }
     if (pl == Placement::BOUND) st = cma_read(cfg_.peer_pid, dst, it->addr, it->len, kCmaPiece);
     sink_->finish_placement(it->msg, st);
     AckRec a{it->seq, static_cast<int32_t>(st.code()), 0};
@@ -166,8 +186,8 @@ void ShmLink::fail(const Status& why, bool notify_lost) {
   for (TxItem& it : queue)
     if (it.op && it.kind != TxItem::RTS) it.op->complete(why);  // RTS ops are in `awaiting`
   for (auto& [seq, op] : awaiting) op->complete(why);
-  if (stream_) sink_->on_message_abandon(stream_, why);
-  stream_ = nullptr;
+  for (auto& [seq, in] : incoming_) sink_->finish_placement(in.msg, why);
+  incoming_.clear();
   for (PendingRts& p : pending_) sink_->finish_placement(p.msg, why);
   pending_.clear();
   if (notify_lost && !bye_received()) {

@@ -32,12 +32,10 @@ void ShmLink::send(transport::SendOp* op) {
       it.hdr = op->hdr;
       if (op->hdr.len <= cfg_.eager_limit) {
         it.kind = TxItem::MSG;
-      } else if (cfg_.cma) {
+      } else {  // completes on its ACK, or once its DATA went out after a CTS
         it.kind = TxItem::RTS;
         it.seq = next_seq_++;
         awaiting_ack_[it.seq] = op;
-      } else {
-        it.kind = TxItem::STREAM;
       }
       enqueue_locked(std::move(it), &done);
     }
@@ -134,25 +132,23 @@ bool ShmLink::push_locked(TxItem& it, std::vector<transport::SendOp*>* done) {
       return true;  // completes on its ACK
     }
     case TxItem::STREAM: {
-      if (!it.begun) {
-        uint8_t* p = tx_.reserve(kRecBegin, sizeof(WireHeader));
-        if (!p) return false;
-        WireHeader w = to_wire(it.hdr);
-        std::memcpy(p, &w, sizeof(w));
-        it.begun = true;
-      }
-      const size_t piece_max = std::min(cfg_.chunk, tx_.max_payload());
+      const size_t piece_max = std::min(cfg_.chunk, tx_.max_payload() - sizeof(SeqRec));
       while (it.off < it.hdr.len) {
         const size_t n = static_cast<size_t>(std::min<uint64_t>(piece_max, it.hdr.len - it.off));
-        uint8_t* p = tx_.reserve(kRecData, n);
+        uint8_t* p = tx_.reserve(kRecData, sizeof(SeqRec) + n);
         if (!p) return false;
+        SeqRec h{it.seq};
+        std::memcpy(p, &h, sizeof(h));
         if (it.op)
-          std::memcpy(p, it.op->data + it.off, n);
+          std::memcpy(p + sizeof(h), it.op->data + it.off, n);
         else
-          std::memset(p, 0, n);  // cancelled: the stream must still be whole
+          std::memset(p + sizeof(h), 0, n);  // cancelled: the receiver still expects len bytes
         it.off += n;
       }
-      if (it.op) done->push_back(it.op);
+      if (it.op) {
+        awaiting_ack_.erase(it.seq);
+        done->push_back(it.op);
+      }
       return true;
     }
     case TxItem::BYTES: {
@@ -169,8 +165,8 @@ void ShmLink::cancel(transport::SendOp* op, const Status&) {
   std::lock_guard<std::mutex> lock(tx_mu_);
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {
     if (it->op != op) continue;
-    if (it->kind == TxItem::STREAM && it->begun) {
-      it->op = nullptr;  // the rest goes as zeros
+    if (it->kind == TxItem::STREAM) {
+      it->op = nullptr;  // the receiver was promised the payload: the rest goes as zeros
     } else {
       queue_.erase(it);
       queued_.store(queue_.size(), std::memory_order_relaxed);
@@ -178,13 +174,30 @@ void ShmLink::cancel(transport::SendOp* op, const Status&) {
     break;
   }
   // An RTS already read or being read: the receiver got (or gets) the data; one not yet
-  // read will read a buffer the caller may reuse (see docs/shm.md, cancellation).
+  // read will read a buffer the caller may reuse (see docs/shm.md, cancellation); a CTS
+  // that comes later finds no op and is answered with zeros.
   for (auto it = awaiting_ack_.begin(); it != awaiting_ack_.end(); ++it) {
     if (it->second == op) {
       awaiting_ack_.erase(it);
       break;
     }
   }
+}
+
+void ShmLink::on_cts(uint64_t seq, uint64_t len) {
+  std::vector<transport::SendOp*> done;
+  {
+    std::lock_guard<std::mutex> lock(tx_mu_);
+    if (!dead_.ok()) return;
+    TxItem it{};
+    it.kind = TxItem::STREAM;
+    it.seq = seq;
+    auto found = awaiting_ack_.find(seq);
+    if (found != awaiting_ack_.end()) it.op = found->second;
+    it.hdr.len = len;
+    enqueue_locked(std::move(it), &done);
+  }
+  for (auto* d : done) d->complete(Status::Ok());
 }
 
 void ShmLink::resume() {
