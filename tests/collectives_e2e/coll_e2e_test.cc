@@ -69,16 +69,20 @@ std::vector<std::string> algo_rounds(int p) {
   return out;
 }
 
+// Forced rounds run over QUIC (NEXAR_TRANSPORT=quic: the transport between hosts); the
+// cost model's own choices run over QUIC and over the default transport (shared memory
+// between ranks of one host).
 void run_world(int np, bool with_large) {
   const std::string forced = std::string("sweep,dtypes") + (with_large ? ",large" : "");
   for (const std::string& spec : algo_rounds(np)) {
-    const Run r = probe(np, forced, {"NEXAR_ALGO=" + spec, "NEXAR_TIMEOUT=60"});
-    expect_ok(r, np, forced, "np " + std::to_string(np) + " NEXAR_ALGO=" + spec);
+    const Run r = probe(np, forced, {"NEXAR_ALGO=" + spec, "NEXAR_TRANSPORT=quic", "NEXAR_TIMEOUT=60"});
+    expect_ok(r, np, forced, "np " + std::to_string(np) + " over QUIC, NEXAR_ALGO=" + spec);
   }
-  // The cost model's own choices, and the scenarios that do not depend on the algorithm.
   const std::string chosen = std::string("sweep,dtypes,identical,nonblocking,invalid") + (with_large ? ",large" : "");
-  const Run r = probe(np, chosen, {"NEXAR_TIMEOUT=60"});
-  expect_ok(r, np, chosen, "np " + std::to_string(np) + " (algorithms chosen by the cost model)");
+  for (const char* transport : {"quic", "auto"}) {
+    const Run r = probe(np, chosen, {std::string("NEXAR_TRANSPORT=") + transport, "NEXAR_TIMEOUT=60"});
+    expect_ok(r, np, chosen, "np " + std::to_string(np) + " NEXAR_TRANSPORT=" + transport + ", algorithms chosen");
+  }
 }
 
 }  // namespace

@@ -119,6 +119,11 @@ Prepared::Prepared(const Case& c, int rank, int size)
   if (c.in_place) {  // sendbuf == recvbuf where this rank receives
     if (has_recv_ && !has_send_) sendptr_ = recvptr_;
     if (c.kind == Kind::SCATTER && root) recvptr_ = const_cast<void*>(sendptr_);
+    // The other accepted spelling (even seeds): the pointer to this rank's own block.
+    const size_t own = static_cast<size_t>(r) * nb_;
+    if (c.seed % 2 == 0 && nb_ && (c.kind == Kind::ALLGATHER || (c.kind == Kind::GATHER && root)))
+      sendptr_ = recv_.data.data() + own;
+    if (c.seed % 2 == 0 && nb_ && c.kind == Kind::SCATTER && root) recvptr_ = send_.data.data() + own;
   }
   if (nb_ == 0 && c.kind != Kind::BUCKETED) sendptr_ = recvptr_ = nullptr;  // NULL is allowed with count 0
 }
@@ -210,6 +215,15 @@ std::string Prepared::verify() const {
     e = send_.data == send_orig_ ? "" : "sendbuf (an input) was written";
   }
   return e.empty() ? e : c_.label() + " on rank " + std::to_string(rank_) + ": " + e;
+}
+
+std::string Prepared::verify_part(size_t first, size_t count) const {
+  if (c_.kind != Kind::ALLREDUCE) return c_.label() + ": verify_part handles allreduce only";
+  const Bytes want = reference(0, size_, first, count, c_.dtype, c_.op, c_.data, c_.seed);
+  std::string e = first_difference(recv_.data.data() + first * es_, want.data(), want.size(), es_);
+  if (e.empty()) e = check_guard(recv_, "recvbuf");
+  if (e.empty() && has_send_ && send_.data != send_orig_) e = "sendbuf (an input) was written";
+  return e.empty() ? e : c_.label() + " on rank " + std::to_string(rank_) + ", elements from " + std::to_string(first) + ": " + e;
 }
 
 uint64_t Prepared::result_hash() const {

@@ -43,6 +43,10 @@ class Prepared {
   nexar_result_t start(nexar_comm_t comm, nexar_request_t* req);
   // "" when this rank's result and guards are right, else what is wrong.
   std::string verify() const;
+  // For allreduce and broadcast of large vectors: checks only elements [first, first+count)
+  // of the result (pair it with result_hash() compared across ranks, each rank checking
+  // its own slice, to check everything at a p-th of the reference's cost).
+  std::string verify_part(size_t first, size_t count) const;
   // Hash of this rank's result (for bit identity across ranks).
   uint64_t result_hash() const;
   const Case& c() const { return c_; }
