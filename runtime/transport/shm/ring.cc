@@ -30,8 +30,8 @@ uint8_t* RingWriter::reserve(uint16_t type, size_t payload) {
 }
 
 bool RingWriter::want_space(size_t payload) {
-  ctl_->want_space.store(1, std::memory_order_relaxed);
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // RMWs on want_space on both sides: the consumer either sees the flag or we see its tail.
+  ctl_->want_space.exchange(1, std::memory_order_acq_rel);
   const size_t span = record_span(sizeof(RecHdr) + payload);
   tail_cached_ = ctl_->tail.load(std::memory_order_acquire);
   return cap_ - (head_ - tail_cached_) >= span;
@@ -66,8 +66,6 @@ bool RingReader::consume() {
   tail_ += cur_span_;
   cur_span_ = 0;
   ctl_->tail.store(tail_, std::memory_order_release);
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (ctl_->want_space.load(std::memory_order_relaxed) == 0) return false;
   return ctl_->want_space.exchange(0, std::memory_order_acq_rel) != 0;
 }
 
