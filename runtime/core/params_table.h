@@ -22,8 +22,8 @@
   X(NEXAR_QUIC_ACK_THRESH,  INT,    "8",     "Packets received before an ACK is sent") \
   X(NEXAR_HOST_ID,          STRING, "",      "Override of this host's identity (ranks with equal ids share a host)") \
   X(NEXAR_TRANSPORT,        STRING, "auto",  "auto, or quic to force QUIC for every peer") \
-  X(NEXAR_SHM_EAGER,        INT,    "16384", "Shared memory: messages up to this many bytes are copied through the ring; larger ones are read by the receiver (CMA)") \
-  X(NEXAR_SHM_RING_BYTES,   INT,    "262144", "Shared memory: bytes of each ring (one per pair and direction; a power of two)") \
+  X(NEXAR_SHM_EAGER,        INT,    "65536", "Shared memory: messages up to this many bytes are copied through the ring; larger ones are read by the receiver (CMA)") \
+  X(NEXAR_SHM_RING_BYTES,   INT,    "524288", "Shared memory: bytes of each ring (one per pair and direction; a power of two; less with many ranks per host)") \
   X(NEXAR_SHM_CMA,          BOOL,   "1",     "Shared memory: large messages read from the sender's memory (process_vm_readv) where permitted; 0 copies them through the ring") \
   X(NEXAR_SHM_SPIN_US,      DOUBLE, "50",    "Microseconds a waiting thread polls (yielding when ranks outnumber cores) before it sleeps") \
   X(NEXAR_RANK,             INT,    "-1",    "Global rank (set by nexrun)") \

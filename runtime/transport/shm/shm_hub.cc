@@ -20,6 +20,8 @@
 namespace nexar::shm {
 namespace {
 constexpr int64_t kDeathCheckNs = 200 * 1000 * 1000;  // background tick: dead peers found this fast
+constexpr size_t kInboxBudget = 32u << 20;
+constexpr size_t kMinRing = 64u << 10;
 
 size_t pow2_at_least(size_t n) {
   size_t p = 4096;
@@ -41,6 +43,9 @@ int pidfd_open(pid_t pid) {
 Status ShmHub::create(const HubConfig& in, PlacementSink* sink, std::unique_ptr<ShmHub>* out) {
   HubConfig cfg = in;
   cfg.ring_bytes = pow2_at_least(cfg.ring_bytes);
+  // At most kInboxBudget per inbox: with many ranks per host the rings shrink (to 64 KiB).
+  const size_t peers = cfg.local_ranks.size() > 1 ? cfg.local_ranks.size() - 1 : 1;
+  while (cfg.ring_bytes > kMinRing && cfg.ring_bytes * peers > kInboxBudget) cfg.ring_bytes /= 2;
   const size_t max_record = cfg.ring_bytes / 4;
   cfg.eager_limit = std::min(cfg.eager_limit, max_record - 64);
   cfg.chunk = std::max<size_t>(4096, std::min(cfg.chunk, max_record - 64));
