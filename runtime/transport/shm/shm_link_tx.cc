@@ -70,9 +70,12 @@ void ShmLink::send_abort(uint32_t ctx, const Status& why) {
 void ShmLink::send_bye() { push_control(kRecBye, nullptr, 0); }
 
 bool ShmLink::goodbye_done() {
+  // Our BYE is in the peer's ring once the queue is empty; its BYE came after everything
+  // it will ever read of ours. (A large send it never received stays incomplete, as the
+  // caller should have waited for it.)
   if (!bye_received()) return dead();
   std::lock_guard<std::mutex> lock(tx_mu_);
-  return !dead_.ok() || (queue_.empty() && awaiting_ack_.empty());
+  return !dead_.ok() || queue_.empty();
 }
 
 void ShmLink::enqueue_locked(TxItem item, std::vector<transport::SendOp*>* done) {
