@@ -28,13 +28,16 @@ command -v mpirun >/dev/null || { echo "compare_allreduce.sh: mpirun not found (
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpi_common=(--oversubscribe --bind-to none --mca pml ob1 --mca oob_tcp_if_include lo)
-bench_args=(-c allreduce -l "$sizes" -t "$target")
+bench_args=(-c allreduce -t "$target")
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 
-# run SYSTEM NP: one sweep of every size; appends "system np bytes microseconds" lines.
+# run SYSTEM NP SIZE: one measurement; appends "system np bytes microseconds". One process
+# per size: over QUIC a connection stalls after 1024 messages above NEXAR_EAGER_LIMIT in
+# one direction (reported to the transport's owner), which a whole sweep would exceed.
 run() {
   local system=$1 np=$2 out
+  local bench_args=("${bench_args[@]}" -l "$3")
   case $system in
     nexar-shm) out=$(timeout 300 "$nexrun" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
     nexar-quic) out=$(NEXAR_TRANSPORT=quic timeout 300 "$nexrun" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
@@ -50,11 +53,12 @@ systems=(nexar-shm ompi-shm nexar-quic ompi-tcp)
 start=$(date +%s)
 for ((r = 0; r < rounds; r++)); do
   for np in $nps; do
-    # Interleave, and rotate the order each round so no system always runs first.
-    for ((k = 0; k < ${#systems[@]}; k++)); do
-      sys=${systems[$(((k + r) % ${#systems[@]}))]}
-      echo "round $((r + 1))/$rounds np $np $sys ($(($(date +%s) - start)) s)" >&2
-      run "$sys" "$np"
+    echo "round $((r + 1))/$rounds np $np ($(($(date +%s) - start)) s)" >&2
+    for size in ${sizes//,/ }; do
+      # Interleave, and rotate the order each round so no system always runs first.
+      for ((k = 0; k < ${#systems[@]}; k++)); do
+        run "${systems[$(((k + r) % ${#systems[@]}))]}" "$np" "$size"
+      done
     done
   done
 done
