@@ -52,7 +52,8 @@ class Application {
   virtual size_t next_write(Connection& conn, int64_t* sid, ngtcp2_vec* vecs, size_t max_vecs, bool* fin) = 0;
 
   // ngtcp2 took n bytes (n may be less than offered) of the data next_write offered for
-  // sid, plus the FIN if fin_taken.
+  // sid, plus the FIN if fin_taken. Also called with (0, true) when sid can never be
+  // written again (already finished or reset): stop offering it.
   virtual void on_written(Connection& conn, int64_t sid, size_t n, bool fin_taken) = 0;
 
   // Stream sid is blocked by the peer's flow control: offer it again after on_stream_writable.

@@ -117,6 +117,8 @@ void ConnectionImpl::write(ngtcp2_tstamp now) {
       // Blocked: offered again after on_stream_writable. Shut/closed: the app has had
       // on_stream_close for it.
       if (n == NGTCP2_ERR_STREAM_DATA_BLOCKED && app_ != nullptr) app_->on_blocked(*this, offer_.sid);
+      // Nothing more can ever be written there: the app must stop offering it.
+      if (n != NGTCP2_ERR_STREAM_DATA_BLOCKED && app_ != nullptr) app_->on_written(*this, offer_.sid, 0, true);
       have_offer_ = false;
       ++refused_offers;
       continue;

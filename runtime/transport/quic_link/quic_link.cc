@@ -116,7 +116,10 @@ Status QuicLink::handle_frame(const Frame& f) {
           if (early.size() > rx.remaining)
             return Status(NEXAR_ERR_PROTOCOL, "large message stream carries more than its length");
           if (!early.empty()) deliver_large(rx, sid, early.data(), early.size());
-          if (rx.remaining == 0) large_rx_.erase(sid);
+          if (rx.remaining == 0) {
+            large_rx_.erase(sid);
+            finish_stream(sid);
+          }
           return Status::Ok();
         }
       }

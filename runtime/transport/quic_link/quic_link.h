@@ -84,6 +84,9 @@ class QuicLink final : public transport::PeerLink, public quic::Application {
   Status on_large_data(int64_t sid, const uint8_t* data, size_t len, bool fin);
   void deliver_large(LargeRx& rx, int64_t sid, const uint8_t* data, size_t n);
   void credit(int64_t sid, size_t n, bool sink_ok);
+  // A large message was read whole: finish our side of its stream too, so that QUIC can
+  // close the stream and give the peer its stream credit back.
+  void finish_stream(int64_t sid);
   void resume_on_progress();
   // tx (progress thread)
   void start_large_streams();
@@ -122,6 +125,7 @@ class QuicLink final : public transport::PeerLink, public quic::Application {
   std::unordered_map<uint64_t, Announced> announced_;  // LARGE seen, its stream not yet
   uint64_t next_rx_seq_ = 0;
   std::vector<std::pair<int64_t, size_t>> owed_;  // credit held back by back-pressure
+  std::deque<int64_t> fin_owed_;                   // streams whose side we still have to finish
 };
 
 }  // namespace nexar::quic_link

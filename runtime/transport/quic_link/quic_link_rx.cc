@@ -8,19 +8,28 @@
 
 namespace nexar::quic_link {
 namespace {
-bool is_uni(int64_t sid) { return (sid & 0x2) != 0; }
+constexpr int64_t kControlStream = 0;    // the client's first bidirectional stream
 constexpr size_t kMaxEarly = 64u << 20;  // payload bytes held for a stream not yet announced
+bool is_bidi(int64_t sid) { return (sid & 0x2) == 0; }
+bool opened_by_server(int64_t sid) { return (sid & 0x1) != 0; }
 }  // namespace
 
 Status QuicLink::on_stream_data(quic::Connection& conn, int64_t sid, const uint8_t* data, size_t len, bool fin) {
-  if (is_uni(sid)) return on_large_data(sid, data, len, fin);
-  if (ctrl_sid_ < 0 && conn.is_server()) {
-    ctrl_sid_ = sid;  // the client's first bidirectional stream is the control stream
-    conn.schedule_write();
+  if (!is_bidi(sid)) return Status(NEXAR_ERR_PROTOCOL, strprintf("unexpected unidirectional stream %lld", (long long)sid));
+  if (sid == kControlStream) {
+    if (ctrl_sid_ < 0) {  // server: the client opened it
+      ctrl_sid_ = sid;
+      conn.schedule_write();
+    }
+    if (fin) return Status(NEXAR_ERR_PROTOCOL, "control stream finished by the peer");
+    return on_control_data(data, len);
   }
-  if (sid != ctrl_sid_) return Status(NEXAR_ERR_PROTOCOL, strprintf("unexpected stream %lld", (long long)sid));
-  if (fin) return Status(NEXAR_ERR_PROTOCOL, "control stream finished by the peer");
-  return on_control_data(data, len);
+  if (opened_by_server(sid) == conn.is_server()) {
+    // One of our large-message streams: the peer only finishes its side once it has read all.
+    if (len != 0) return Status(NEXAR_ERR_PROTOCOL, "data on the return side of a large-message stream");
+    return Status::Ok();
+  }
+  return on_large_data(sid, data, len, fin);
 }
 
 Status QuicLink::on_control_data(const uint8_t* data, size_t len) {
@@ -83,6 +92,7 @@ Status QuicLink::on_large_data(int64_t sid, const uint8_t* data, size_t len, boo
   if (len) deliver_large(rx, sid, data, len);
   if (rx.remaining == 0) {
     large_rx_.erase(sid);
+    finish_stream(sid);
   } else if (fin) {
     return Status(NEXAR_ERR_PROTOCOL, "large message stream ended early");
   }
@@ -105,6 +115,11 @@ void QuicLink::credit(int64_t sid, size_t n, bool sink_ok) {
   }
   conn_->extend_stream_window(sid, n);
   conn_->extend_conn_window(n);
+}
+
+void QuicLink::finish_stream(int64_t sid) {
+  fin_owed_.push_back(sid);
+  if (conn_) conn_->schedule_write();
 }
 
 void QuicLink::resume() {

@@ -104,7 +104,10 @@ void QuicLink::start_large_streams() {
       t = large_waiting_.front();
       large_waiting_.pop_front();
     }
-    Status st = conn_->open_uni_stream(&t->sid);
+    // Bidirectional, though data flows one way: ngtcp2 0.12 never closes a peer's
+    // unidirectional stream (it waits for a FIN it can never send), so stream credit would
+    // run out; on a bidirectional stream the receiver finishes its side when done reading.
+    Status st = conn_->open_bidi_stream(&t->sid);
     if (!st.ok()) {  // no stream credit yet: on_streams_available retries
       std::lock_guard<std::mutex> lock(mu_);
       large_waiting_.push_front(t);
@@ -116,6 +119,11 @@ void QuicLink::start_large_streams() {
 
 size_t QuicLink::next_write(quic::Connection&, int64_t* sid, ngtcp2_vec* vecs, size_t max_vecs, bool* fin) {
   *fin = false;
+  if (!fin_owed_.empty()) {
+    *sid = fin_owed_.front();
+    *fin = true;
+    return 0;
+  }
   if (ctrl_sid_ >= 0 && !ctrl_blocked_) {
     std::lock_guard<std::mutex> lock(mu_);
     if (size_t n = ctrl_tx_.peek(vecs, max_vecs)) {
@@ -142,6 +150,10 @@ size_t QuicLink::next_write(quic::Connection&, int64_t* sid, ngtcp2_vec* vecs, s
 }
 
 void QuicLink::on_written(quic::Connection&, int64_t sid, size_t n, bool fin_taken) {
+  if (!fin_owed_.empty() && sid == fin_owed_.front() && n == 0) {
+    if (fin_taken) fin_owed_.pop_front();
+    return;
+  }
   if (sid == ctrl_sid_) {
     std::lock_guard<std::mutex> lock(mu_);
     ctrl_tx_.mark_written(n);
