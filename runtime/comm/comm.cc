@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/log.h"
+#include "core/params.h"
 
 namespace nexar::comm {
 
@@ -29,6 +30,7 @@ Comm::Comm(std::shared_ptr<WorldInfo> world, uint32_t ctx_base, std::vector<int>
     if (static_cast<int>(i) == rank_) local_rank_ = local_size_;
     ++local_size_;
   }
+  single_host_ = local_size_ == size() && params::get_string("NEXAR_TRANSPORT") != "quic";
   world_->engine->register_context(p2p_context(), members_);
   world_->engine->register_context(coll_context(), members_);
 }

@@ -34,6 +34,9 @@ class Comm {
   int size() const { return static_cast<int>(members_.size()); }
   int local_rank() const { return local_rank_; }
   int local_size() const { return local_size_; }
+  // True when every member shares this rank's host (and QUIC is not forced): its traffic
+  // then moves through shared memory. Every member computes the same answer.
+  bool single_host() const { return single_host_; }
   int world_rank_of(int r) const { return members_[static_cast<size_t>(r)]; }
   uint32_t p2p_context() const { return ctx_base_; }
   uint32_t coll_context() const { return ctx_base_ + 1; }
@@ -76,6 +79,7 @@ class Comm {
   std::vector<int> world_to_comm_;
   const int rank_;
   int local_rank_ = 0, local_size_ = 1;
+  bool single_host_ = false;
   std::atomic<double> timeout_s_;
   mutable std::mutex mu_;
   Status broken_;

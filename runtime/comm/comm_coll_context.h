@@ -17,6 +17,9 @@ class CommCollContext final : public coll::CollContext {
 
   int rank() const override { return comm_.rank(); }
   int size() const override { return comm_.size(); }
+  coll::CollTransport transport() const override {
+    return comm_.single_host() ? coll::CollTransport::SHM : coll::CollTransport::NETWORK;
+  }
   Status isend(int peer, int tag, const void* buf, size_t bytes, coll::Pending* out) override;
   Status irecv(int peer, int tag, void* buf, size_t bytes, coll::Pending* out) override;
   Status wait(coll::Pending* p) override;

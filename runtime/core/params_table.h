@@ -35,8 +35,8 @@
   X(NEXAR_JOB_ID,           STRING, "",      "Unique job id (set by nexrun)") \
   X(NEXAR_RENDEZVOUS,       STRING, "",      "host:port of the job's rendezvous service (set by nexrun)") \
   X(NEXAR_ALGO,             STRING, "",      "Force collective algorithms: collective:algorithm list, e.g. allreduce:ring,broadcast:binomial (nexar-info lists them)") \
-  X(NEXAR_COST_LATENCY_US,  DOUBLE, "25",    "Cost model: microseconds per message over the network (collective algorithm choice)") \
-  X(NEXAR_COST_BANDWIDTH_GBPS, DOUBLE, "1.2", "Cost model: network bandwidth per rank, GB/s") \
+  X(NEXAR_COST_LATENCY_US,  DOUBLE, "60",    "Cost model: microseconds per message over the network (collective algorithm choice; measured on QUIC loopback)") \
+  X(NEXAR_COST_BANDWIDTH_GBPS, DOUBLE, "1.9", "Cost model: network bandwidth per rank, GB/s (measured on QUIC loopback)") \
   X(NEXAR_COST_SHM_LATENCY_US, DOUBLE, "2",  "Cost model: microseconds per message over shared memory") \
   X(NEXAR_COST_SHM_BANDWIDTH_GBPS, DOUBLE, "5", "Cost model: shared-memory bandwidth per rank, GB/s") \
   X(NEXAR_COST_REDUCE_GBPS, DOUBLE, "4",     "Cost model: local reduction rate, GB/s") \
