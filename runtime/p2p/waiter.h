@@ -7,6 +7,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 
@@ -53,12 +54,24 @@ class Waiter {
   }
 
   static constexpr int64_t kHardSpinNs = 3000;
+  // Hard spinning pays while it catches messages; score counts recent outcomes.
+  int64_t hard_spin_ns() {
+    const int n = waits_.fetch_add(1, std::memory_order_relaxed);
+    return score_.load(std::memory_order_relaxed) > 0 || (n & 15) == 0 ? kHardSpinNs : 0;
+  }
+  void learn(bool caught_while_hard) {
+    int s = score_.load(std::memory_order_relaxed);
+    s = caught_while_hard ? std::min(s + 1, 8) : std::max(s - 2, -8);
+    score_.store(s, std::memory_order_relaxed);
+  }
 
   shm::Doorbell own_bell_;
   shm::Doorbell* bell_ = &own_bell_;
   Progress* progress_ = nullptr;
   int64_t spin_ns_ = 0;
   bool yield_ = false;
+  std::atomic<int> score_{1};
+  std::atomic<int> waits_{0};
 };
 
 template <class Done>
@@ -67,19 +80,26 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
   if (progress_ && spin_ns_ > 0) {
     // Poll hard for a few microseconds (a small message's round trip), then poll and yield
     // the CPU: a peer we woke may be waiting for this core (another rank, or other load).
+    // When recent waits only ended after yielding (the peer shares our core), yield at
+    // once, re-trying the hard spin now and then.
     const auto start = Clock::now();
     const auto spin_end = std::min(deadline, start + std::chrono::nanoseconds(spin_ns_));
-    const auto hard_end = start + std::chrono::nanoseconds(std::min<int64_t>(spin_ns_, kHardSpinNs));
+    const int64_t hard = yield_ ? 0 : hard_spin_ns();
+    const auto hard_end = start + std::chrono::nanoseconds(std::min<int64_t>(spin_ns_, hard));
     for (;;) {
       progress_->poll();
-      if (done()) return true;
+      if (done()) {
+        learn(hard > 0 && Clock::now() < hard_end);
+        return true;
+      }
       const auto now = Clock::now();
       if (now >= spin_end) break;
-      if (yield_ || now >= hard_end)
+      if (now >= hard_end)
         sched_yield();
       else
         relax();
     }
+    learn(false);
   }
   shm::Doorbell* b = bell_;
   for (;;) {
