@@ -242,7 +242,9 @@ NEXAR_API nexar_result_t nexar_iallreduce_bucketed(void *const *bufs, const size
 /* ------------------------------------------------------------------------------------ */
 
 /** Waits (up to the communicator's timeout) for req to complete, then frees it, whatever
- *  the result. Returns the operation's result; NEXAR_ERR_INVALID_ARGUMENT for NULL. */
+ *  the result. Returns the operation's result; NEXAR_ERR_INVALID_ARGUMENT for NULL. After a
+ *  failure (of this, nexar_test or nexar_waitall) the detail is in both
+ *  nexar_comm_last_error(the request's communicator) and nexar_comm_last_error(NULL). */
 NEXAR_API nexar_result_t nexar_wait(nexar_request_t req);
 /** Never blocks. NEXAR_SUCCESS and *done = 1: complete and freed. NEXAR_IN_PROGRESS and
  *  *done = 0: still running. An error (and *done = 1): the operation failed; req freed. */

@@ -40,7 +40,7 @@ nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args, nexar_r
   if (!task) task = task_for(comm->comm, args);
   if (!nonblocking) return finish(comm, comm->comm->collectives().run_blocking(task));
   comm->comm->collectives().submit(task);
-  *req = new nexar_request{comm->comm, nullptr, task};
+  *req = new nexar_request{comm->comm, nullptr, task, comm};
   return NEXAR_SUCCESS;
 }
 

@@ -34,7 +34,7 @@ Status start_recv(void* buf, size_t count, nexar_dtype_t dtype, int peer, int ta
 }
 
 nexar_result_t make_request(nexar_comm_t comm, nexar::p2p::RequestPtr r, nexar_request_t* req) {
-  *req = new nexar_request{comm->comm, std::move(r), nullptr};
+  *req = new nexar_request{comm->comm, std::move(r), nullptr, comm};
   return NEXAR_SUCCESS;
 }
 
@@ -89,7 +89,9 @@ NEXAR_API nexar_result_t nexar_irecv(void* buf, size_t count, nexar_dtype_t dtyp
 NEXAR_API nexar_result_t nexar_wait(nexar_request_t req) {
   if (!req) return finish(no_comm(), Status(NEXAR_ERR_INVALID_ARGUMENT, "request is NULL"));
   Status st = wait_request(req);
+  nexar_comm_t handle = req->handle;
   delete req;
+  finish(handle, st);  // the detail is found under the request's communicator and under NULL
   return finish(no_comm(), st);
 }
 

@@ -19,6 +19,7 @@ struct nexar_request {
   std::shared_ptr<nexar::comm::Comm> comm;
   nexar::p2p::RequestPtr p2p;       // a send or receive, or
   nexar::comm::CollTaskPtr coll;    // a collective
+  nexar_comm_t handle = nullptr;    // where a failure's detail is also recorded
 };
 
 namespace nexar::api {
