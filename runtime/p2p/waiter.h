@@ -89,7 +89,13 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
     for (;;) {
       progress_->poll();
       if (done()) {
-        learn(hard > 0 && Clock::now() < hard_end);
+        // Evidence either way: caught while spinning hard, or right after the first yields
+        // (the peer needed our core). A long wait says nothing.
+        const auto t = Clock::now();
+        if (hard > 0 && t < hard_end)
+          learn(true);
+        else if (hard > 0 && t < hard_end + std::chrono::nanoseconds(kHardSpinNs))
+          learn(false);
         return true;
       }
       const auto now = Clock::now();
@@ -99,7 +105,6 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
       else
         relax();
     }
-    learn(false);
   }
   shm::Doorbell* b = bell_;
   for (;;) {
