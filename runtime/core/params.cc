@@ -1,5 +1,6 @@
 #include "core/params.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
@@ -102,10 +103,17 @@ void log_set_params() {
   });
 }
 
+namespace {
+std::atomic<uint64_t> g_generation{0};
+}
+
 void reload() {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
   r.loaded = false;
+  ++g_generation;
 }
+
+uint64_t generation() { return g_generation.load(std::memory_order_acquire); }
 
 }  // namespace nexar::params

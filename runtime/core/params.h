@@ -32,5 +32,8 @@ std::string value_text(const char* name);
 void log_set_params();
 // Tests only: forget cached values so the next read sees the environment again.
 void reload();
+// Changes whenever reload() runs: code that caches values derived from parameters (hot
+// paths such as collective selection) re-derives them when it changes.
+uint64_t generation();
 
 }  // namespace nexar::params
