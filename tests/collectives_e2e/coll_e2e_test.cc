@@ -7,25 +7,18 @@
 #include <algorithm>
 
 #include "collectives/algo_table.h"
-#include "launcher/nexrun_process.h"
+#include "launcher/rank_run.h"
 
 using launcher_test::count_of;
-using launcher_test::Ended;
-using launcher_test::run_nexrun;
 using namespace std::chrono_literals;
 
 namespace {
 
-struct Run {
-  Ended end;
-  std::string out, err;
-};
+using Run = launcher_test::RankRun;
 
 Run probe(int np, const std::string& scenarios, const std::vector<std::string>& env,
           std::chrono::milliseconds timeout = 120s) {
-  Run r;
-  r.end = run_nexrun({"-np", std::to_string(np), COLL_E2E_PROBE, scenarios}, &r.out, &r.err, timeout, env);
-  return r;
+  return launcher_test::run_ranks(np, {COLL_E2E_PROBE, scenarios}, env, {}, timeout);
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {

@@ -1,37 +1,19 @@
 // Point to point end to end: real ranks started by nexrun, talking over QUIC on loopback.
 #include <catch.hpp>
 
-#include "launcher/nexrun_process.h"
+#include "launcher/rank_run.h"
 
 using launcher_test::count_of;
-using launcher_test::Ended;
-using launcher_test::run_nexrun;
+using launcher_test::expect_ok;
 using namespace std::chrono_literals;
 
 namespace {
 
-struct Run {
-  Ended end;
-  std::string out, err;
-};
+using Run = launcher_test::RankRun;
 
 Run probe(int np, const std::string& scenario, const std::vector<std::string>& env = {},
-          std::vector<std::string> extra = {}, std::chrono::milliseconds timeout = 60s) {
-  Run r;
-  std::vector<std::string> args = {"-np", std::to_string(np)};
-  args.insert(args.end(), extra.begin(), extra.end());
-  args.push_back(P2P_PROBE);
-  args.push_back(scenario);
-  r.end = run_nexrun(args, &r.out, &r.err, timeout, env);
-  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
-  return r;
-}
-
-void expect_ok(const Run& r, int np, const std::string& what) {
-  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
-  REQUIRE(r.end.finished);
-  REQUIRE(r.end.exit_code == 0);
-  REQUIRE(count_of(r.out, what) == static_cast<size_t>(np));
+          const std::vector<std::string>& extra = {}, std::chrono::milliseconds timeout = 60s) {
+  return launcher_test::run_ranks(np, {P2P_PROBE, scenario}, env, extra, timeout);
 }
 
 }  // namespace

@@ -1,37 +1,20 @@
 // The shared-memory transport end to end: real ranks under nexrun on one host.
 #include <catch.hpp>
 
-#include "launcher/nexrun_process.h"
+#include "launcher/rank_run.h"
 
 using launcher_test::count_of;
-using launcher_test::Ended;
+using launcher_test::expect_ok;
 using launcher_test::numbers_after;
-using launcher_test::run_nexrun;
 using namespace std::chrono_literals;
 
 namespace {
 
-struct Run {
-  Ended end;
-  std::string out, err;
-};
+using Run = launcher_test::RankRun;
 
 Run run(int np, const std::string& program, const std::string& scenario, const std::vector<std::string>& env = {},
-        std::vector<std::string> extra = {}, std::chrono::milliseconds timeout = 90s) {
-  Run r;
-  std::vector<std::string> args = {"-np", std::to_string(np)};
-  args.insert(args.end(), extra.begin(), extra.end());
-  args.push_back(program);
-  args.push_back(scenario);
-  r.end = run_nexrun(args, &r.out, &r.err, timeout, env);
-  return r;
-}
-
-void expect_ok(const Run& r, int np, const std::string& what) {
-  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
-  REQUIRE(r.end.finished);
-  REQUIRE(r.end.exit_code == 0);
-  REQUIRE(count_of(r.out, what) == static_cast<size_t>(np));
+        const std::vector<std::string>& extra = {}, std::chrono::milliseconds timeout = 90s) {
+  return launcher_test::run_ranks(np, {program, scenario}, env, extra, timeout);
 }
 
 const std::vector<std::string> kInfo = {"NEXAR_DEBUG=INFO", "NEXAR_DEBUG_SUBSYS=INIT,NET"};
