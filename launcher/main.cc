@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "core/log.h"
@@ -124,6 +125,24 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+// What every launch makes before starting ranks: per-rank output, a job id and its status,
+// and the job's credentials (members are destroyed in reverse: the credential directory
+// goes first, the output files last).
+struct JobSetup {
+  explicit JobSetup(const JobPlan& plan) : output(plan) {}
+  Status prepare(const JobPlan& plan) {
+    NX_RETURN_IF_ERROR(output.prepare(plan.np));
+    job.world_size = plan.np;
+    NX_RETURN_IF_ERROR(make_job_id(&job.job_id));
+    status.emplace(job.job_id, plan.np);
+    return credentials.create(job.job_id, plan.np);
+  }
+  RankOutput output;
+  JobEnvironment job;
+  std::optional<JobStatus> status;
+  JobCredentials credentials;
+};
+
 int run_local(const JobPlan& plan, const std::vector<std::string>& base_env, SignalEvents& signals) {
   const char* path_env = std::getenv("PATH");
   std::vector<std::string> paths;
@@ -135,17 +154,14 @@ int run_local(const JobPlan& plan, const std::vector<std::string>& base_env, Sig
     }
     paths.push_back(program.path);
   }
-  RankOutput output(plan);
-  if (Status s = output.prepare(plan.np); !s.ok()) return setup_failure(s);
-
-  JobEnvironment job;
-  job.world_size = plan.np;
-  if (Status s = make_job_id(&job.job_id); !s.ok()) return setup_failure(s);
   // Destroyed in reverse order: the runner, then the rendezvous (which reads status), then
   // the credential directory.
-  JobStatus status(job.job_id, plan.np);
-  JobCredentials credentials;
-  if (Status s = credentials.create(job.job_id, plan.np); !s.ok()) return setup_failure(s);
+  JobSetup setup(plan);
+  if (Status s = setup.prepare(plan); !s.ok()) return setup_failure(s);
+  RankOutput& output = setup.output;
+  JobEnvironment& job = setup.job;
+  JobStatus& status = *setup.status;
+  JobCredentials& credentials = setup.credentials;
   RendezvousService rendezvous;
   if (Status s = rendezvous.start(credentials.launcher_file(), [&status] { return status.to_json(); }); !s.ok())
     return setup_failure(s);
@@ -188,15 +204,12 @@ int run_remote(const JobPlan& plan, const Placement& where, const RankMap& map, 
   how.nexrun_path = self_path();
   how.use_srun = where.from_slurm && plan.launch_agent.empty();
   how.agent_template = plan.launch_agent.empty() ? "ssh {host}" : plan.launch_agent;
-  RankOutput output(plan);
-  if (Status s = output.prepare(plan.np); !s.ok()) return setup_failure(s);
-
-  JobEnvironment job;
-  job.world_size = plan.np;
-  if (Status s = make_job_id(&job.job_id); !s.ok()) return setup_failure(s);
-  JobStatus status(job.job_id, plan.np);
-  JobCredentials credentials;
-  if (Status s = credentials.create(job.job_id, plan.np); !s.ok()) return setup_failure(s);
+  JobSetup setup(plan);
+  if (Status s = setup.prepare(plan); !s.ok()) return setup_failure(s);
+  RankOutput& output = setup.output;
+  JobEnvironment& job = setup.job;
+  JobStatus& status = *setup.status;
+  JobCredentials& credentials = setup.credentials;
   const std::vector<int> used = map.used_hosts();
   job.num_nodes = static_cast<int>(used.size());
   for (int r = 0; r < plan.np; ++r) {
