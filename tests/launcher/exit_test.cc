@@ -13,8 +13,8 @@ namespace {
 // Reads the "ready" lines of N ranks; returns their pids.
 std::vector<long> ready_pids(NexrunProcess& job, int n) {
   REQUIRE(job.wait_for_stdout("ready ", n, 10s));
-  std::vector<long> pids = numbers_after(job.out(), "pid=");
-  REQUIRE(pids.size() == static_cast<size_t>(n));
+  std::vector<long> pids = pids_by_rank(job.out(), n);
+  for (long pid : pids) REQUIRE(pid > 0);
   return pids;
 }
 

@@ -165,6 +165,18 @@ std::vector<long> numbers_after(const std::string& text, const std::string& key)
   return out;
 }
 
+std::vector<long> pids_by_rank(const std::string& text, int world_size) {
+  std::vector<long> pids(static_cast<size_t>(world_size), 0);
+  const std::string key = "ready ";
+  for (size_t pos = text.find(key); pos != std::string::npos; pos = text.find(key, pos + 1)) {
+    char* end = nullptr;
+    const long rank = std::strtol(text.c_str() + pos + key.size(), &end, 10);
+    if (rank < 0 || rank >= world_size || std::strncmp(end, " pid=", 5) != 0) continue;
+    pids[static_cast<size_t>(rank)] = std::strtol(end + 5, nullptr, 10);
+  }
+  return pids;
+}
+
 size_t count_of(const std::string& text, const std::string& needle) {
   size_t n = 0;
   for (size_t pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + needle.size())) ++n;

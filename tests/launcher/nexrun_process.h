@@ -62,6 +62,9 @@ Ended run_program(const std::vector<std::string>& argv, std::string* out, std::s
 
 // Every occurrence of "<key><integer>" in text, in order (e.g. key "pid=").
 std::vector<long> numbers_after(const std::string& text, const std::string& key);
+// The pids of rank_probe's "ready <rank> pid=<pid>" lines, indexed by rank (0 where a rank
+// printed none). Output order across ranks is arbitrary, so never index numbers_after.
+std::vector<long> pids_by_rank(const std::string& text, int world_size);
 size_t count_of(const std::string& text, const std::string& needle);
 // True once pid no longer runs (gone or a zombie), polling up to timeout.
 bool process_gone(pid_t pid, std::chrono::milliseconds timeout);
