@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Plots allreduce busbw against message size, one panel per rank count, one line per system,
+# from the medians compare_allreduce.sh computes (lines "system np bytes microseconds").
+#
+#   tools/plot_busbw.sh MEDIANS PNG [TITLE]
+#
+# busbw = bytes / time x 2(n-1)/n (allreduce), in GB/s. Needs gnuplot (Debian: gnuplot-nox);
+# without it nothing is written and the exit status is 3.
+set -euo pipefail
+[ $# -ge 2 ] || { echo "usage: $0 MEDIANS PNG [TITLE]" >&2; exit 2; }
+medians=$1
+png=$2
+title=${3:-allreduce busbw}
+[ -r "$medians" ] || { echo "plot_busbw.sh: cannot read $medians" >&2; exit 2; }
+if ! command -v gnuplot >/dev/null; then
+  echo "plot_busbw.sh: gnuplot not found (apt-get install gnuplot-nox): skipping the plot $png" >&2
+  exit 3
+fi
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+# One data file per (np, system): "bytes busbw_GBps".
+awk -v d="$dir" '$4 > 0 { f = d "/" $2 "_" $1 ".dat"; print $3, $3 / ($4 * 1e3) * 2 * ($2 - 1) / $2 > f }' "$medians"
+nps=$(awk '{ print $2 }' "$medians" | sort -n -u)
+n=$(echo "$nps" | wc -w)
+# Tics at the measured sizes, labelled 4, 1K, 64K, 1M, ...
+xtics=$(awk '{ print $3 }' "$medians" | sort -n -u | awk '
+  { b = $1; u = ""; split("K M G", us, " "); for (i = 1; i <= 3 && b >= 1024 && b % 1024 == 0; i++) { b /= 1024; u = us[i] }
+    printf "%s\"%d%s\" %d", (NR > 1 ? ", " : ""), b, u, $1 }')
+[ "$n" -gt 0 ] || { echo "plot_busbw.sh: no data in $medians" >&2; exit 2; }
+
+{
+  echo "set terminal pngcairo size $((520 * n)),440 font ',10'"
+  echo "set output '$png'"
+  echo "set multiplot layout 1,$n title '$title'"
+  echo "set logscale xy"
+  echo "set xtics ($xtics)"
+  echo "set format y '%g'"
+  echo "set xlabel 'message size (bytes)'"
+  echo "set ylabel 'busbw (GB/s)'"
+  echo "set grid"
+  echo "set key left top"
+  for np in $nps; do
+    echo "set title '$np ranks'"
+    plots=()
+    for f in "$dir/${np}"_*.dat; do
+      sys=$(basename "$f" .dat)
+      sys=${sys#"${np}_"}
+      plots+=("'$f' using 1:2 with linespoints lw 2 title '$sys'")
+    done
+    (IFS=,; echo "plot ${plots[*]}")
+  done
+  echo "unset multiplot"
+} > "$dir/plot.gp"
+gnuplot "$dir/plot.gp"
+echo "plot_busbw.sh: wrote $png" >&2
