@@ -23,11 +23,11 @@ const std::vector<AlgoDesc>& algo_table() {
        "(2(p-1) + nseg - 1) a + 2n(p-1)/p b + (one segment) g", nullptr, allreduce_ring_pipelined_cost,
        allreduce_ring_pipelined},
       {K::BROADCAST, "binomial", "any p; small and medium messages", "L (a + n b)", nullptr, broadcast_binomial_cost,
-       broadcast_binomial},
+       broadcast_binomial, false},
       {K::BROADCAST, "scatter_allgather", "any p; large messages", "(L + p - 1) a + 2n(p-1)/p b", nullptr,
        broadcast_scatter_allgather_cost, broadcast_scatter_allgather},
       {K::REDUCE, "binomial", "any p; small and medium messages", "L (a + n b + n g)", nullptr, reduce_binomial_cost,
-       reduce_binomial},
+       reduce_binomial, false},
       {K::REDUCE, "reduce_scatter_gather", "any p; large messages", "2(p-1) a + 2n(p-1)/p b + n(p-1)/p g", nullptr,
        reduce_scatter_gather_cost, reduce_scatter_gather},
       {K::ALLGATHER, "recursive_doubling", "p a power of two", "L a + n(p-1)/p b (n = p * count bytes)", needs_pow2,
@@ -39,15 +39,15 @@ const std::vector<AlgoDesc>& algo_table() {
       {K::REDUCE_SCATTER, "ring", "any p", "(p-1) a + n(p-1)/p (b + g) (n = p * count bytes)", nullptr,
        reduce_scatter_ring_cost, reduce_scatter_ring},
       {K::GATHER, "binomial", "any p", "L a + n(p-1)/p b (n = p * count bytes)", nullptr, gather_binomial_cost,
-       gather_binomial},
+       gather_binomial, false},
       {K::SCATTER, "binomial", "any p", "L a + n(p-1)/p b (n = p * count bytes)", nullptr, scatter_binomial_cost,
-       scatter_binomial},
+       scatter_binomial, false},
       {K::ALLTOALL, "pairwise", "any p", "(p-1) a + n(p-1)/p b (n = p * count bytes)", nullptr, alltoall_pairwise_cost,
        alltoall_pairwise},
       {K::SCAN, "recursive_doubling", "any p", "L (a + n b + 2n g)", nullptr, scan_recursive_doubling_cost,
-       scan_recursive_doubling},
+       scan_recursive_doubling, false},
       {K::EXSCAN, "recursive_doubling", "any p", "L (a + n b + 2n g)", nullptr, exscan_recursive_doubling_cost,
-       exscan_recursive_doubling},
+       exscan_recursive_doubling, false},
       {K::BARRIER, "dissemination", "any p", "L a", nullptr, barrier_dissemination_cost, barrier_dissemination},
       {K::ALLREDUCE_BUCKETED, "staged",
        "any p; packs the buffers into chunks of NEXAR_BUCKET_BYTES, each reduced by the allreduce the model picks",
@@ -55,6 +55,10 @@ const std::vector<AlgoDesc>& algo_table() {
        allreduce_bucketed_staged},
   };
   return table;
+}
+
+double algo_cost(const AlgoDesc& d, const CostModel& m, int p, double n) {
+  return d.cost(m, p, n) + (d.hears_all ? 0.0 : agreement_round_cost(m, p));
 }
 
 const AlgoDesc* find_algo(CollKind kind, const std::string& name) {
@@ -66,7 +70,8 @@ const AlgoDesc* find_algo(CollKind kind, const std::string& name) {
 std::string describe_algorithms() {
   std::string out;
   for (const AlgoDesc& d : algo_table())
-    out += strprintf("%-18s %-22s %s; cost %s\n", coll_kind_name(d.kind), d.name, d.applies_doc, d.cost_doc);
+    out += strprintf("%-18s %-22s %s; cost %s%s\n", coll_kind_name(d.kind), d.name, d.applies_doc, d.cost_doc,
+                     d.hears_all ? "" : " + agreement round L a");
   return out;
 }
 

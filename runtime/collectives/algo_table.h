@@ -23,7 +23,16 @@ struct AlgoDesc {
   // sees it: the vector for allreduce, size*count for allgather, ...).
   double (*cost)(const CostModel& m, int p, double n);
   Status (*run)(CollContext& ctx, const CollArgs& args);
+  // Whether ranks that disagree are sure to exchange a message (so one of them sees it) and
+  // every rank's completion waits on messages that follow one from every other rank (so
+  // all of them hear of it at the call). Trees and scans are not: ranks that disagree on a
+  // root can wait on each other in a cycle, and a root or rank 0 may finish having heard
+  // from nobody. run_collective runs agreement_round before those.
+  bool hears_all = true;
 };
+
+// The modelled cost of running d, its agreement round included.
+double algo_cost(const AlgoDesc& d, const CostModel& m, int p, double n);
 
 const std::vector<AlgoDesc>& algo_table();
 // nullptr when kind has no algorithm of that name.

@@ -36,6 +36,15 @@ NX_DECLARE_ALGO(allreduce_bucketed_staged)
 
 #undef NX_DECLARE_ALGO
 
+// The agreement round: a dissemination exchange (ceil(log2 p) rounds of one byte, each
+// message carrying the call's descriptor) on a tag of its own, the same on every rank
+// whatever its arguments. run_collective runs it before algorithms with AlgoDesc::hears_all
+// false. Its messages cannot wait on one another in a cycle, so ranks that disagree always
+// exchange one and that rank reports it to all; a rank completes the round only after
+// hearing, directly or through others, from every rank, each agreeing with the sender.
+Status agreement_round(CollContext& ctx);
+double agreement_round_cost(const CostModel& m, int p);
+
 // For algorithms that need a power-of-two number of ranks.
 const char* needs_pow2(int p, const CollArgs& args);
 

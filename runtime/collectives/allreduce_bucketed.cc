@@ -38,7 +38,7 @@ Status allreduce_bucketed_staged(CollContext& ctx, const CollArgs& a) {
   const size_t es = dtype_size(a.dtype);
   size_t total = 0;
   for (size_t i = 0; i < a.nbufs; ++i) total += a.counts[i];
-  if (total == 0) return Status::Ok();
+  if (total == 0) return agreement_round(ctx);  // nothing to reduce, but counts must agree
   CollArgs inner = a;
   inner.kind = CollKind::ALLREDUCE;
   inner.bufs = nullptr;

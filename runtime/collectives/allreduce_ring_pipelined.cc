@@ -53,7 +53,6 @@ Plan make_plan(const CollArgs& a, int p, int r, const CostModel& m) {
 struct SentUnit {
   size_t unit;
   Pending pending;
-  bool active;
 };
 
 }  // namespace
@@ -73,7 +72,6 @@ Status allreduce_ring_pipelined(CollContext& ctx, const CollArgs& a) {
   NX_RETURN_IF_ERROR(slots.alloc(depth * pl.slot_elems * es, "pipelined ring receive slots"));
   const int right = mod(pl.r + 1, p), left = mod(pl.r - 1, p);
   std::vector<Pending> recvs(depth);
-  std::vector<bool> recv_active(depth, false);
   std::deque<SentUnit> sends;
   auto slot = [&](size_t u) { return slots.data() + (u % depth) * pl.slot_elems * es; };
   // Waits for sends of units below `before`, and for the oldest while more than
@@ -82,31 +80,31 @@ Status allreduce_ring_pipelined(CollContext& ctx, const CollArgs& a) {
     while (!sends.empty() && (sends.front().unit < before || sends.size() > keep_at_most)) {
       SentUnit s = sends.front();
       sends.pop_front();
-      if (s.active) NX_RETURN_IF_ERROR(ctx.wait(&s.pending));
+      NX_RETURN_IF_ERROR(ctx.wait(&s.pending));
     }
     return Status::Ok();
   };
   const size_t ag_lag = static_cast<size_t>(p - 1) * static_cast<size_t>(pl.nseg);
   size_t posted = 0;
+  // Empty segments (counts below p * nseg) still travel, as empty messages: skipping them
+  // could let a rank finish without hearing from every rank (AlgoDesc::hears_all).
   for (size_t u = 0; u < total; ++u) {
     for (; posted < total && posted < u + depth; ++posted) {  // receives run `depth` units ahead
       const size_t len = pl.seg_len(pl.recv_block(posted), pl.seg(posted));
-      recv_active[posted % depth] = len > 0;
-      if (len > 0) NX_RETURN_IF_ERROR(ctx.irecv(left, kTag, slot(posted), len * es, &recvs[posted % depth]));
+      NX_RETURN_IF_ERROR(ctx.irecv(left, kTag, slot(posted), len * es, &recvs[posted % depth]));
     }
     // Send unit u: step 0 sends this rank's own data, later steps what unit u - nseg left.
     const int sb = pl.send_block(u), j = pl.seg(u);
     const size_t slen = pl.seg_len(sb, j);
     const void* src = pl.step(u) == 0 ? at(a.sendbuf, pl.seg_off(sb, j), es) : at(a.recvbuf, pl.seg_off(sb, j), es);
-    SentUnit su{u, Pending{}, slen > 0};
-    if (slen > 0) NX_RETURN_IF_ERROR(ctx.isend(right, kTag, src, slen * es, &su.pending));
+    SentUnit su{u, Pending{}};
+    NX_RETURN_IF_ERROR(ctx.isend(right, kTag, src, slen * es, &su.pending));
     sends.push_back(su);
     NX_RETURN_IF_ERROR(retire_sends(0, depth));
     // Receive unit u and fold it into recvbuf.
     const int rb = pl.recv_block(u), s = pl.step(u);
     const size_t rlen = pl.seg_len(rb, j);
-    if (recv_active[u % depth]) NX_RETURN_IF_ERROR(ctx.wait(&recvs[u % depth]));
-    recv_active[u % depth] = false;
+    NX_RETURN_IF_ERROR(ctx.wait(&recvs[u % depth]));
     if (rlen == 0) continue;
     unsigned char* dst = at(a.recvbuf, pl.seg_off(rb, j), es);
     if (s < p - 1) {

@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "collectives/algorithms.h"
 #include "collectives/select.h"
 #include "core/dtype.h"
 #include "core/log.h"
@@ -49,7 +50,8 @@ Status run_collective(CollContext& ctx, const CollArgs& args) {
   Choice c;
   NX_RETURN_IF_ERROR(select_algorithm(args, p, t, &c));
   log_choice(args, p, t, c);
-  Status st = c.algo->run(ctx, args);
+  Status st = c.algo->hears_all || p == 1 ? Status::Ok() : agreement_round(ctx);
+  if (st.ok()) st = c.algo->run(ctx, args);
   if (!st.ok()) return st.with_context(strprintf("%s (%s)", coll_kind_name(args.kind), c.algo->name));
   return st;
 }

@@ -116,13 +116,13 @@ Status select_algorithm(const CollArgs& a, int p, CollTransport transport, Choic
     if (const char* why = d->why_not ? d->why_not(p, a) : nullptr)
       return Status(NEXAR_ERR_INVALID_ARGUMENT, strprintf("NEXAR_ALGO forces %s:%s, which cannot run here: %s (%d ranks)",
                                                           coll_kind_name(a.kind), d->name, why, p));
-    *out = Choice{d, d->cost(m, p, n), true};
+    *out = Choice{d, algo_cost(*d, m, p, n), true};
     return Status::Ok();
   }
   Choice best{nullptr, std::numeric_limits<double>::infinity(), false};
   for (const AlgoDesc& d : algo_table()) {
     if (d.kind != a.kind || (d.why_not && d.why_not(p, a))) continue;
-    const double c = d.cost(m, p, n);
+    const double c = algo_cost(d, m, p, n);
     if (!best.algo || c < best.cost_us) best = Choice{&d, c, false};  // ties: the table's order
   }
   if (!best.algo)

@@ -88,24 +88,37 @@ TEST_CASE("every collective and algorithm on 11 and 16 ranks", "[e2e][.long]") {
   for (int np : {11, 16}) run_world(np, true);
 }
 
-// late_ok: ranks allowed to learn of the disagreement only at their next call. In a
-// broadcast whose ranks disagree on the root, a root only sends and ranks whose part of
-// the tree agrees receive consistent data: they complete before anyone could tell them
-// (docs/collectives.md, "Disagreement"). Every other case: MISMATCH from the call itself.
+// Every rank, also one that only sends (a broadcast root) or whose part of a tree agrees,
+// gets MISMATCH from the call itself (docs/collectives.md, "Disagreement"); forced
+// algorithms cover the ones without the agreement round too.
 TEST_CASE("ranks that disagree all get NEXAR_ERR_MISMATCH naming both calls", "[e2e][errors]") {
   struct MismatchCase {
     const char* what;
     int np;
-    size_t late_ok;  // ranks that may learn at their next call
+    const char* algo;  // NEXAR_ALGO, or "" for the model's choice
   };
-  const MismatchCase cases[] = {{"count", 3, 0}, {"dtype", 2, 0}, {"op", 4, 0}, {"root", 3, 2},
-                                {"kind", 5, 0},  {"order", 3, 0}};
+  const MismatchCase cases[] = {{"count", 3, ""},
+                                {"dtype", 2, ""},
+                                {"op", 4, ""},
+                                {"root", 3, ""},
+                                {"root", 5, "broadcast:scatter_allgather"},
+                                {"root_reduce", 4, ""},
+                                {"root_reduce", 3, "reduce:reduce_scatter_gather"},
+                                {"root_gather", 5, ""},
+                                {"root_scatter", 3, ""},
+                                {"count_scan", 4, ""},
+                                {"count_bucketed", 3, ""},
+                                {"count", 3, "allreduce:ring_pipelined"},
+                                {"kind", 5, ""},
+                                {"order", 3, ""}};
   for (const MismatchCase& c : cases) {
     const std::string scenario = std::string("mismatch:") + c.what;
-    const Run r = probe(c.np, scenario, {"NEXAR_TIMEOUT=30"}, 60s);
+    std::vector<std::string> env = {"NEXAR_TIMEOUT=30"};
+    if (*c.algo) env.push_back(std::string("NEXAR_ALGO=") + c.algo);
+    const Run r = probe(c.np, scenario, env, 60s);
+    INFO(scenario << " np " << c.np << " " << c.algo << "\n" << r.out);
     expect_ok(r, c.np, scenario, scenario);
-    INFO(scenario << "\n" << r.out);
-    CHECK(count_of(r.out, " late ") <= c.late_ok);
+    CHECK(count_of(r.out, " late ") == 0);
   }
 }
 

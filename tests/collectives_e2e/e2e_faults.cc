@@ -102,6 +102,23 @@ void scenario_mismatch(const std::string& what) {
   } else if (what == "root") {
     r = nexar_broadcast(in.data(), 8, NEXAR_INT32, odd ? 1 : 0, g_world);
     words = {"root 1", "root 0"};
+  } else if (what == "root_reduce") {
+    r = nexar_reduce(in.data(), out.data(), 8, NEXAR_INT32, NEXAR_SUM, odd ? 1 : 0, g_world);
+    words = {"root 1", "root 0"};
+  } else if (what == "root_gather") {
+    r = nexar_gather(in.data(), out.data(), 4, NEXAR_INT32, odd ? 1 : 0, g_world);
+    words = {"root 1", "root 0"};
+  } else if (what == "root_scatter") {
+    r = nexar_scatter(out.data(), in.data(), 4, NEXAR_INT32, odd ? 1 : 0, g_world);
+    words = {"root 1", "root 0"};
+  } else if (what == "count_scan") {  // only lower ranks send to higher ones
+    r = nexar_scan(in.data(), out.data(), odd ? 9 : 8, NEXAR_INT32, NEXAR_SUM, g_world);
+    words = {"count 9", "count 8"};
+  } else if (what == "count_bucketed") {  // the odd rank has nothing to reduce
+    void* bufs[1] = {out.data()};
+    const size_t counts[1] = {odd ? size_t{0} : size_t{8}};
+    r = nexar_allreduce_bucketed(bufs, counts, 1, NEXAR_INT32, NEXAR_SUM, g_world);
+    words = {"count 0", "count 8"};
   } else if (what == "kind") {
     r = odd ? nexar_broadcast(in.data(), 8, NEXAR_INT32, 0, g_world)
             : nexar_allreduce(in.data(), out.data(), 8, NEXAR_INT32, NEXAR_SUM, g_world);
@@ -126,9 +143,8 @@ void scenario_mismatch(const std::string& what) {
   }
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::string msg = msg_after_wait.empty() ? nexar_comm_last_error(g_world) : msg_after_wait;
-  // A rank that only sends in this collective (a broadcast root) may finish before any
-  // peer has seen its data: it then learns of the disagreement at its next call. Reported
-  // as "late"; the test driver decides whether that is accepted.
+  // A rank that completed the call although another rank disagreed: it learns at its
+  // next call. Reported as "late"; the test driver accepts none.
   const char* how = "at the call";
   if (r == NEXAR_SUCCESS) {
     r = nexar_barrier(g_world);
