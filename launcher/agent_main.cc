@@ -15,6 +15,7 @@
 #include "core/params.h"
 #include "launcher/agent_protocol.h"
 #include "launcher/free_port.h"
+#include "launcher/janitor.h"
 #include "launcher/job_credentials.h"
 #include "launcher/job_runner.h"
 #include "launcher/job_status.h"
@@ -61,6 +62,7 @@ class Agent {
   bool checked_ = false, go_ = false, stop_ = false;
   std::vector<std::string> common_env_;
   std::string dir_;
+  Janitor janitor_;  // removes dir_ if this agent is killed
   Clock::time_point last_heard_ = Clock::now();
 };
 
@@ -154,6 +156,7 @@ Status Agent::check_and_write_credentials() {
   std::string tmpl = std::string(t && *t ? t : "/tmp") + "/nexar-agent-XXXXXX";
   if (!mkdtemp(tmpl.data())) return Status(NEXAR_ERR_SYSTEM, "cannot create a credential directory in " + tmpl);
   dir_ = tmpl;  // mkdtemp makes it 0700
+  NX_RETURN_IF_ERROR(janitor_.start(running_executable(), dir_, job_id_));
   for (auto& [rank, r] : ranks_) {
     const std::string file = strprintf("%s/rank-%d.pem", dir_.c_str(), rank);
     int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

@@ -19,9 +19,11 @@ std::string temp_root() {
   return root;
 }
 
+}  // namespace
+
 // Whatever create_job_credentials left (also after a failure half way): the plain files
 // directly inside dir, then dir itself. The directory is ours alone (0700, random name).
-void remove_leftovers(const std::string& dir) {
+void remove_credential_dir(const std::string& dir) {
   int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (dfd < 0) return;
   if (DIR* d = fdopendir(dfd)) {
@@ -36,10 +38,10 @@ void remove_leftovers(const std::string& dir) {
   if (rmdir(dir.c_str()) != 0) NX_WARN(LAUNCH, "could not remove credential directory %s", dir.c_str());
 }
 
-}  // namespace
+std::string JobCredentials::dir_for(const std::string& job_id) { return temp_root() + "/nexar-" + job_id; }
 
 Status JobCredentials::create(const std::string& job_id, int nranks) {
-  const std::string dir = temp_root() + "/nexar-" + job_id;
+  const std::string dir = dir_for(job_id);
   struct stat st;
   if (lstat(dir.c_str(), &st) == 0)
     return Status(NEXAR_ERR_SYSTEM, "credential directory " + dir + " already exists");
@@ -56,7 +58,7 @@ void JobCredentials::remove() {
   if (!created_) return;
   created_ = false;
   tls::remove_job_credentials(files_);
-  remove_leftovers(files_.dir);
+  remove_credential_dir(files_.dir);
   NX_INFO(LAUNCH, "removed %s", files_.dir.c_str());
 }
 

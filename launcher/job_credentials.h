@@ -17,6 +17,8 @@ class JobCredentials {
   JobCredentials(const JobCredentials&) = delete;
   JobCredentials& operator=(const JobCredentials&) = delete;
 
+  // Where create puts a job's credentials.
+  static std::string dir_for(const std::string& job_id);
   Status create(const std::string& job_id, int nranks);
   // Idempotent.
   void remove();
@@ -29,5 +31,8 @@ class JobCredentials {
   tls::JobCredentialFiles files_;
   bool created_ = false;
 };
+
+// Removes dir's plain files and dir itself (quietly when it does not exist).
+void remove_credential_dir(const std::string& dir);
 
 }  // namespace nexar::launcher

@@ -17,6 +17,7 @@
 #include "launcher/agent_main.h"
 #include "launcher/cli.h"
 #include "launcher/free_port.h"
+#include "launcher/janitor.h"
 #include "launcher/job_credentials.h"
 #include "launcher/job_id.h"
 #include "launcher/job_runner.h"
@@ -112,12 +113,6 @@ std::vector<std::vector<std::string>> rank_argv(const JobPlan& plan, int np) {
   return out;
 }
 
-std::string self_path() {
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : "nexrun";
-}
-
 std::string read_file(const std::string& path) {
   std::ifstream f(path);
   std::stringstream ss;
@@ -126,8 +121,8 @@ std::string read_file(const std::string& path) {
 }
 
 // What every launch makes before starting ranks: per-rank output, a job id and its status,
-// and the job's credentials (members are destroyed in reverse: the credential directory
-// goes first, the output files last).
+// and the job's credentials, watched by the janitor in case nexrun is killed (members are
+// destroyed in reverse: the credential directory goes first, the janitor last).
 struct JobSetup {
   explicit JobSetup(const JobPlan& plan) : output(plan) {}
   Status prepare(const JobPlan& plan) {
@@ -135,8 +130,10 @@ struct JobSetup {
     job.world_size = plan.np;
     NX_RETURN_IF_ERROR(make_job_id(&job.job_id));
     status.emplace(job.job_id, plan.np);
+    NX_RETURN_IF_ERROR(janitor.start(running_executable(), JobCredentials::dir_for(job.job_id), job.job_id));
     return credentials.create(job.job_id, plan.np);
   }
+  Janitor janitor;
   RankOutput output;
   JobEnvironment job;
   std::optional<JobStatus> status;
@@ -201,7 +198,7 @@ int run_local(const JobPlan& plan, const std::vector<std::string>& base_env, Sig
 
 int run_remote(const JobPlan& plan, const Placement& where, const RankMap& map, SignalEvents& signals) {
   RemoteLaunch how;
-  how.nexrun_path = self_path();
+  how.nexrun_path = running_executable();
   how.use_srun = where.from_slurm && plan.launch_agent.empty();
   how.agent_template = plan.launch_agent.empty() ? "ssh {host}" : plan.launch_agent;
   JobSetup setup(plan);
@@ -256,7 +253,7 @@ int run(JobPlan plan, const std::vector<std::string>& base_env) {
   if (plan.dry_run) {
     if (!where.local) {
       RemoteLaunch how{plan.launch_agent.empty() ? "ssh {host}" : plan.launch_agent,
-                       where.from_slurm && plan.launch_agent.empty(), self_path()};
+                       where.from_slurm && plan.launch_agent.empty(), running_executable()};
       for (const std::string& c : agent_commands(how, map)) std::printf("nexrun: agent: %s\n", c.c_str());
     }
     return 0;
@@ -268,6 +265,7 @@ int run(JobPlan plan, const std::vector<std::string>& base_env) {
 
 int main(int argc, char** argv) {
   ensure_standard_fds();
+  if (argc == 4 && std::string(argv[1]) == "--janitor") return janitor_main(argv[2], argv[3]);
   CliResult cli = parse_command_line(argc, argv);
   if (cli.exit_now) return cli.exit_code;
   if (!cli.plan.agent.empty()) return run_agent(cli.plan);

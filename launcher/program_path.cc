@@ -52,4 +52,10 @@ ProgramLookup find_program(const std::string& name, const std::string& path_env)
   return failure(name, std::strerror(first_error), first_error);
 }
 
+std::string running_executable() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : "nexrun";
+}
+
 }  // namespace nexar::launcher

@@ -15,4 +15,7 @@ struct ProgramLookup {
 // name with a '/' is used as is; otherwise searched in path_env (PATH; empty: /usr/bin:/bin).
 ProgramLookup find_program(const std::string& name, const std::string& path_env);
 
+// The path of the running executable (nexrun itself, to re-execute as agent or janitor).
+std::string running_executable();
+
 }  // namespace nexar::launcher
