@@ -36,7 +36,10 @@ Status Janitor::start(const std::string& nexrun_path, const std::string& dir, co
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[0], 0);  // dup2 clears close-on-exec
+  // Nothing of nexrun's output: a reader waiting for the end of nexrun's stdout or stderr
+  // (a test, ssh) must not wait for the janitor too.
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   const char* argv[] = {nexrun_path.c_str(), "--janitor", dir.c_str(), job_id.c_str(), nullptr};
   pid_t pid = -1;
   const int err = posix_spawn(&pid, nexrun_path.c_str(), &actions, nullptr, const_cast<char* const*>(argv), environ);
@@ -64,6 +67,7 @@ void Janitor::finish() {
 
 int janitor_main(const std::string& dir, const std::string& job_id) {
   setsid();  // neither the terminal's signals nor a kill of nexrun's process group reach it
+  close_range(3, ~0u, 0);  // descriptors nexrun left inheritable (sockets, pipes) stay nexrun's
   char buf[64];
   for (;;) {
     const ssize_t n = read(0, buf, sizeof(buf));
