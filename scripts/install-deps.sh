@@ -7,7 +7,7 @@ pkgs=(build-essential cmake pkg-config
       libcli11-dev catch2
       ngtcp2-client   # gtlsclient: the stock HTTP/3 client the tests read the rendezvous with
       procps iproute2
-      slurmctld slurmd slurm-client munge openssh-client)  # many hosts: SLURM tests, ssh launch agent
+      slurmctld slurmd slurm-client munge openssh-client openssh-server)  # many hosts: SLURM, ssh agents
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
