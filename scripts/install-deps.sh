@@ -7,6 +7,7 @@ pkgs=(build-essential cmake pkg-config
       libcli11-dev catch2
       ngtcp2-client   # gtlsclient: the stock HTTP/3 client the tests read the rendezvous with
       procps iproute2
+      python3-torch   # a stock PyTorch env:// program under nexrun (integration_torch_env)
       slurmctld slurmd slurm-client munge openssh-client openssh-server)  # many hosts: SLURM, ssh agents
 missing=()
 for p in "${pkgs[@]}"; do
