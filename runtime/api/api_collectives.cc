@@ -23,7 +23,8 @@ comm::CollTaskPtr task_for(const std::shared_ptr<comm::Comm>& c, const CollArgs&
 Status barrier_of(const std::shared_ptr<comm::Comm>& c) {
   CollArgs args;
   args.kind = CollKind::BARRIER;
-  return c->collectives().run_blocking(task_for(c, args));
+  comm::Comm* cp = c.get();  // c outlives the blocking call
+  return c->collectives().run_blocking_fn([cp, args] { return comm::run_collective(*cp, args); });
 }
 
 // Blocking when req is NULL; otherwise queued, and *req completes it.
@@ -37,9 +38,15 @@ nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args, nexar_r
   comm::CollTaskPtr task;
   if (st.ok()) st = device::device_collective_task(comm->comm, args, &task);  // device buffers (CUDA)
   if (!st.ok()) return finish(comm, st.with_context(coll::coll_kind_name(args.kind)));
+  comm::CollQueue& queue = comm->comm->collectives();
+  if (!nonblocking) {
+    if (task) return finish(comm, queue.run_blocking(task));
+    // The caller blocks until the collective is done, so its communicator outlives it.
+    comm::Comm* c = comm->comm.get();
+    return finish(comm, queue.run_blocking_fn([c, args] { return comm::run_collective(*c, args); }));
+  }
   if (!task) task = task_for(comm->comm, args);
-  if (!nonblocking) return finish(comm, comm->comm->collectives().run_blocking(task));
-  comm->comm->collectives().submit(task);
+  queue.submit(task);
   *req = new nexar_request{comm->comm, nullptr, task, comm};
   return NEXAR_SUCCESS;
 }

@@ -32,19 +32,25 @@ CollQueue::~CollQueue() {
   if (worker_.joinable()) worker_.join();
 }
 
+bool CollQueue::try_begin_inline() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (busy_ || !queue_.empty()) return false;
+  busy_ = true;
+  return true;
+}
+
+void CollQueue::end_inline() {
+  std::lock_guard<std::mutex> lock(mu_);
+  busy_ = false;
+  if (!queue_.empty()) cv_.notify_all();  // the worker's turn
+}
+
 Status CollQueue::run_blocking(const CollTaskPtr& task) {
-  std::unique_lock<std::mutex> lock(mu_);
-  if (!busy_ && queue_.empty()) {
-    busy_ = true;
-    lock.unlock();
+  if (try_begin_inline()) {
     task->run();
-    lock.lock();
-    busy_ = false;
-    if (!queue_.empty()) cv_.notify_all();
-    lock.unlock();
+    end_inline();
     return task->wait_until(p2p::Clock::now());
   }
-  lock.unlock();
   submit(task);
   return task->wait_until(p2p::Clock::now() + std::chrono::hours(24 * 365));
 }

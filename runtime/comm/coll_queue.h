@@ -1,7 +1,8 @@
 // Runs a communicator's collectives one at a time, in the order they were issued, whether
 // blocking or not: every rank then executes them in the same order, as MPI requires of
 // non-blocking collectives. A blocking call on an idle queue runs on the caller's thread
-// (no hand-off cost); otherwise a worker thread, started on first need, runs the queue.
+// (no task object, no hand-off); otherwise a worker thread, started on first need, runs
+// the queue.
 #pragma once
 
 #include <condition_variable>
@@ -39,10 +40,22 @@ class CollQueue {
   // Runs task now on this thread if nothing is queued or running; else queues it and
   // waits. Returns the task's status.
   Status run_blocking(const CollTaskPtr& task);
+  // The same for a callable (Status fn()): run directly when the queue is idle, so a
+  // blocking collective costs no allocation; wrapped in a task (a copy of fn) otherwise.
+  template <class Fn>
+  Status run_blocking_fn(const Fn& fn) {
+    if (!try_begin_inline()) return run_blocking(std::make_shared<CollTask>(fn));
+    Status st = fn();
+    end_inline();
+    return st;
+  }
   // Queues task for the worker.
   void submit(const CollTaskPtr& task);
 
  private:
+  // Claims the queue for the caller's thread if nothing is queued or running.
+  bool try_begin_inline();
+  void end_inline();
   void worker_loop();
   std::mutex mu_;
   std::condition_variable cv_;

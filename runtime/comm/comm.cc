@@ -47,6 +47,7 @@ p2p::Clock::time_point Comm::deadline() const {
 }
 
 Status Comm::check_usable() const {
+  if (!is_broken_.load(std::memory_order_acquire)) return Status::Ok();  // every call: no lock
   std::lock_guard<std::mutex> lock(mu_);
   if (broken_.ok()) return broken_;
   return Status(NEXAR_ERR_ABORTED, "communicator is unusable after an earlier error: " + broken_.to_string());
@@ -63,6 +64,7 @@ void Comm::abort(const Status& why) {
     std::lock_guard<std::mutex> lock(mu_);
     if (!broken_.ok()) return;
     broken_ = why;
+    is_broken_.store(true, std::memory_order_release);
   }
   NX_INFO(P2P, "communicator (context %u) unusable: %s", ctx_base_, why.to_string().c_str());
   // Peers blocked on this rank learn at once instead of waiting for their own timeout.

@@ -83,6 +83,7 @@ class Comm {
   std::atomic<double> timeout_s_;
   mutable std::mutex mu_;
   Status broken_;
+  std::atomic<bool> is_broken_{false};  // broken_ is set (read without the lock)
   std::atomic<uint32_t> coll_seq_{0};
   std::atomic<uint32_t> children_{0};
   CollQueue colls_;

@@ -1,6 +1,7 @@
 #include "comm/comm_coll_context.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "comm/coll_descriptor.h"
 
@@ -10,15 +11,26 @@ CommCollContext::CommCollContext(Comm& comm, uint32_t seq, uint64_t descriptor)
     : comm_(comm), seq_(seq), descriptor_(descriptor), deadline_(comm.deadline()) {}
 
 CommCollContext::~CommCollContext() {
-  for (p2p::RequestPtr* r : live_) {
-    if (!(*r)->is_done()) comm_.engine().cancel(*r, Status(NEXAR_ERR_ABORTED, "collective abandoned after an error"));
+  const auto abandon = [this](p2p::RequestPtr& r) {
+    if (r && !r->is_done()) comm_.engine().cancel(r, Status(NEXAR_ERR_ABORTED, "collective abandoned after an error"));
+  };
+  for (p2p::RequestPtr& r : slots_) abandon(r);
+  for (p2p::RequestPtr* r : overflow_) {
+    abandon(*r);
     delete r;
   }
 }
 
 void CommCollContext::track(coll::Pending* out, p2p::RequestPtr req) {
+  for (p2p::RequestPtr& slot : slots_) {
+    if (!slot) {
+      slot = std::move(req);
+      out->impl = &slot;
+      return;
+    }
+  }
   auto* r = new p2p::RequestPtr(std::move(req));
-  live_.push_back(r);
+  overflow_.push_back(r);
   out->impl = r;
 }
 
@@ -62,8 +74,12 @@ Status CommCollContext::wait(coll::Pending* p) {
                            strprintf("rank %d sent %zu bytes of collective data where rank %d expected %zu",
                                      comm_.comm_rank_of_world(r.source), r.bytes, comm_.rank(), r.capacity)));
   }
-  live_.erase(std::find(live_.begin(), live_.end(), req));
-  delete req;
+  if (!std::less<>()(req, slots_.data()) && std::less<>()(req, slots_.data() + kInlineSlots)) {
+    req->reset();
+  } else {
+    overflow_.erase(std::find(overflow_.begin(), overflow_.end(), req));
+    delete req;
+  }
   return st;
 }
 

@@ -4,6 +4,9 @@
 // is tagged with its sequence number so consecutive collectives never mix.
 #pragma once
 
+#include <array>
+#include <vector>
+
 #include "collectives/coll_context.h"
 #include "collectives/collective.h"
 #include "comm/comm.h"
@@ -35,7 +38,11 @@ class CommCollContext final : public coll::CollContext {
   p2p::Clock::time_point deadline_;
   // Transfers started and not yet waited for: an algorithm that fails returns at once, so
   // these are cancelled when the collective ends (their scratch buffers go away with it).
-  std::vector<p2p::RequestPtr*> live_;
+  // A few slots in place (most algorithms keep one or two transfers in flight), the rest
+  // on the heap; a Pending points at its slot.
+  static constexpr size_t kInlineSlots = 8;
+  std::array<p2p::RequestPtr, kInlineSlots> slots_;
+  std::vector<p2p::RequestPtr*> overflow_;
 };
 
 // Runs one collective on comm: validates nothing (the API did), numbers it, announces its

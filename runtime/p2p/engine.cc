@@ -27,6 +27,12 @@ namespace {
 bool matches(int filter_src, int filter_tag, int src, int tag) {
   return (filter_src == NEXAR_ANY_SOURCE || filter_src == src) && (filter_tag == NEXAR_ANY_TAG || filter_tag == tag);
 }
+
+template <class Seq, class T>
+void erase_one(Seq& seq, const T& v) {
+  auto it = std::find(seq.begin(), seq.end(), v);
+  if (it != seq.end()) seq.erase(it);
+}
 }  // namespace
 
 Engine::Engine(int world_rank, int world_size, size_t unexpected_limit)
@@ -171,8 +177,7 @@ void Engine::cancel(const RequestPtr& req, const Status& why) {
   }
   std::unique_lock<std::mutex> lock(mu_);
   if (req->posted) {
-    auto& posted = context_locked(req->ctx).posted;
-    posted.remove(req);
+    erase_one(context_locked(req->ctx).posted, req);
     req->posted = false;
   }
   if (req->inflight) {
@@ -293,7 +298,7 @@ void Engine::on_message_abandon(InboundMsg* ib, const Status& why) {
   } else if (ib->um) {
     ib->um->inflight = nullptr;
     Context& c = context_locked(ib->hdr.ctx);
-    c.unexpected.remove(ib->um);
+    erase_one(c.unexpected, ib->um);
     store_.release(ib->um);
     delete ib->um;
   }
@@ -321,7 +326,7 @@ void Engine::finish_placement(InboundMsg* ib, const Status& st) {
     } else if (ib->um) {  // finished before any receive matched it (the peer is gone)
       ib->um->inflight = nullptr;
       Context& c = context_locked(ib->hdr.ctx);
-      c.unexpected.remove(ib->um);
+      erase_one(c.unexpected, ib->um);
       store_.release(ib->um);
       delete ib->um;
     }

@@ -8,7 +8,7 @@
 
 #include <atomic>
 #include <condition_variable>
-#include <list>
+#include <deque>
 #include <string>
 #include <memory>
 #include <mutex>
@@ -83,8 +83,10 @@ class Engine final : public shm::PlacementSink {
  private:
   struct Context {
     std::vector<int> members;
-    std::list<RequestPtr> posted;
-    std::list<UnexpectedMsg*> unexpected;
+    // In arrival / posting order; deques, as matches are mostly at the front and a list
+    // would allocate per message.
+    std::deque<RequestPtr> posted;
+    std::deque<UnexpectedMsg*> unexpected;
     Status failed;
     bool coll_active = false;
     uint32_t coll_seq = 0;

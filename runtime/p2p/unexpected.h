@@ -19,6 +19,11 @@ struct UnexpectedMsg {
   uint64_t received = 0;
   transport::InboundMsg* inflight = nullptr;  // set while pieces are still arriving
   bool complete() const { return received == hdr.len; }
+  // A small message kept in place (no allocation besides the record itself); then
+  // pieces stays empty.
+  static constexpr size_t kSmall = 64;
+  uint32_t small_len = 0;
+  alignas(8) uint8_t small[kSmall];
 };
 
 class UnexpectedStore {

@@ -2,11 +2,16 @@
 // that wait for something sleep on `seq`; whoever makes that something happen publishes
 // it, then rings: a system call only when someone sleeps, nothing otherwise.
 //
-// Sleeper:  s = seq; sleepers++ (RMW); re-check; futex_wait(seq, s); sleepers--
-// Ringer:   publish (release); read sleepers with an RMW; if any: seq++, futex_wake
-// Both touch `sleepers` with read-modify-writes (which read the latest value): either the
-// ringer's comes later and sees the sleeper, or it comes first and the sleeper's acquires
-// the published work. (No fences: ThreadSanitizer does not model them.)
+// Sleeper:  s = seq; sleepers++ (RMW); fence; re-check; futex_wait(seq, s); sleepers--
+// Ringer:   publish (release); fence; load sleepers; if any: seq++, futex_wake
+// Seq-cst fences on both sides (Dekker): either the ringer sees the sleeper or the
+// sleeper's re-check sees the published work. The ringer only reads the word, so with
+// nobody asleep its cache line stays shared by every rank that rings it: a ring costs a
+// fence, no cache-line transfer (a read-modify-write there moved the line between cores
+// on every message). The work itself is published with release/acquire on its own data,
+// which is what ThreadSanitizer checks; a wake-up lost here would only delay a sleeper
+// to its bounded timeout. ThreadSanitizer builds (GCC refuses fences there) use
+// read-modify-writes of `sleepers` on both sides instead, which order the same way.
 #pragma once
 
 #include <linux/futex.h>
@@ -38,9 +43,20 @@ inline void futex_wait(std::atomic<uint32_t>* word, uint32_t expected, int64_t t
   ::syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAIT, expected, &ts, nullptr, 0);
 }
 
+#if defined(__SANITIZE_THREAD__)
+inline void full_fence() {}
+inline uint32_t read_sleepers(Doorbell* b) { return b->sleepers.fetch_add(0, std::memory_order_acq_rel); }
+#else
+inline void full_fence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline uint32_t read_sleepers(Doorbell* b) {
+  full_fence();
+  return b->sleepers.load(std::memory_order_relaxed);
+}
+#endif
+
 // Call after publishing what a sleeper may be waiting for.
 inline void ring(Doorbell* b) {
-  if (b->sleepers.fetch_add(0, std::memory_order_acq_rel) != 0) {
+  if (read_sleepers(b) != 0) {
     b->seq.fetch_add(1, std::memory_order_release);
     futex_wake_all(&b->seq);
   }
@@ -50,7 +66,8 @@ inline void ring(Doorbell* b) {
 // caller re-checks its condition, then sleep (or cancel when the condition holds).
 inline uint32_t begin_sleep(Doorbell* b) {
   uint32_t s = b->seq.load(std::memory_order_acquire);
-  b->sleepers.fetch_add(1, std::memory_order_acq_rel);
+  b->sleepers.fetch_add(1, std::memory_order_seq_cst);
+  full_fence();
   return s;
 }
 inline void end_sleep(Doorbell* b) { b->sleepers.fetch_sub(1, std::memory_order_relaxed); }

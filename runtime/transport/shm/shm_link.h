@@ -25,6 +25,28 @@
 
 namespace nexar::shm {
 
+// Sends whose payload left their buffer, completed once the send lock is released: usually
+// one, held in place (a send costs no allocation).
+class DoneList {
+ public:
+  void push_back(transport::SendOp* op) {
+    if (n_ < kInline)
+      inline_[n_++] = op;
+    else
+      more_.push_back(op);
+  }
+  void complete_all() {
+    for (size_t i = 0; i < n_; ++i) inline_[i]->complete(Status::Ok());
+    for (transport::SendOp* op : more_) op->complete(Status::Ok());
+  }
+
+ private:
+  static constexpr size_t kInline = 4;
+  transport::SendOp* inline_[kInline] = {};
+  size_t n_ = 0;
+  std::vector<transport::SendOp*> more_;
+};
+
 struct LinkConfig {
   int self_rank = -1;
   int peer = -1;
@@ -81,9 +103,9 @@ class ShmLink final : public transport::PeerLink {
 
   // Send side, tx_mu_ held. Pushes what fits; completes nothing itself but collects ops
   // whose payload left their buffer into *done.
-  bool push_locked(TxItem& item, std::vector<transport::SendOp*>* done);
-  void drain_queue_locked(std::vector<transport::SendOp*>* done);
-  void enqueue_locked(TxItem item, std::vector<transport::SendOp*>* done);
+  bool push_locked(TxItem& item, DoneList* done);
+  void drain_queue_locked(DoneList* done);
+  void enqueue_locked(TxItem item, DoneList* done);
   void push_control(uint16_t type, const void* data, size_t n);
   void notify_peer();  // rings the peer's waiting threads (if any sleep)
   // Rings the peer's background thread: our ring in its inbox is full (drain it), or we

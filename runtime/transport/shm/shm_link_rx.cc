@@ -35,12 +35,12 @@ bool ShmLink::poll() {
     moved = true;
   }
   if (queued_.load(std::memory_order_relaxed) != 0) {
-    std::vector<transport::SendOp*> done;
+    DoneList done;
     {
       std::lock_guard<std::mutex> lock(tx_mu_);
       if (dead_.ok()) drain_queue_locked(&done);
     }
-    for (auto* d : done) d->complete(Status::Ok());
+    done.complete_all();
     moved = true;
   }
   return moved;

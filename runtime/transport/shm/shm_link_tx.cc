@@ -20,7 +20,7 @@ void ShmLink::notify_peer() { ring(&cfg_.theirs.hdr()->user); }
 void ShmLink::wake_peer_bg() { ring(&cfg_.theirs.hdr()->bg); }
 
 void ShmLink::send(transport::SendOp* op) {
-  std::vector<transport::SendOp*> done;
+  DoneList done;
   Status failed;
   {
     std::lock_guard<std::mutex> lock(tx_mu_);
@@ -41,11 +41,11 @@ void ShmLink::send(transport::SendOp* op) {
     }
   }
   if (!failed.ok()) op->complete(failed);
-  for (auto* d : done) d->complete(Status::Ok());
+  done.complete_all();
 }
 
 void ShmLink::push_control(uint16_t type, const void* data, size_t n) {
-  std::vector<transport::SendOp*> done;
+  DoneList done;
   {
     std::lock_guard<std::mutex> lock(tx_mu_);
     if (!dead_.ok()) return;
@@ -55,7 +55,7 @@ void ShmLink::push_control(uint16_t type, const void* data, size_t n) {
     it.bytes.assign(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + n);
     enqueue_locked(std::move(it), &done);
   }
-  for (auto* d : done) d->complete(Status::Ok());
+  done.complete_all();
 }
 
 void ShmLink::send_abort(uint32_t ctx, const Status& why) {
@@ -78,7 +78,7 @@ bool ShmLink::goodbye_done() {
   return !dead_.ok() || queue_.empty();
 }
 
-void ShmLink::enqueue_locked(TxItem item, std::vector<transport::SendOp*>* done) {
+void ShmLink::enqueue_locked(TxItem item, DoneList* done) {
   if (queue_.empty()) {
     const bool all = push_locked(item, done);
     if (all) {
@@ -92,7 +92,7 @@ void ShmLink::enqueue_locked(TxItem item, std::vector<transport::SendOp*>* done)
   drain_queue_locked(done);
 }
 
-void ShmLink::drain_queue_locked(std::vector<transport::SendOp*>* done) {
+void ShmLink::drain_queue_locked(DoneList* done) {
   bool pushed = false;
   for (int attempt = 0; attempt < 2 && !queue_.empty(); ++attempt) {
     while (!queue_.empty()) {
@@ -116,7 +116,7 @@ void ShmLink::drain_queue_locked(std::vector<transport::SendOp*>* done) {
   }
 }
 
-bool ShmLink::push_locked(TxItem& it, std::vector<transport::SendOp*>* done) {
+bool ShmLink::push_locked(TxItem& it, DoneList* done) {
   switch (it.kind) {
     case TxItem::MSG: {
       uint8_t* p = tx_.reserve(kRecMsg, sizeof(WireHeader) + it.hdr.len);
@@ -188,7 +188,7 @@ void ShmLink::cancel(transport::SendOp* op, const Status&) {
 }
 
 void ShmLink::on_cts(uint64_t seq, uint64_t len) {
-  std::vector<transport::SendOp*> done;
+  DoneList done;
   {
     std::lock_guard<std::mutex> lock(tx_mu_);
     if (!dead_.ok()) return;
@@ -200,7 +200,7 @@ void ShmLink::on_cts(uint64_t seq, uint64_t len) {
     it.hdr.len = len;
     enqueue_locked(std::move(it), &done);
   }
-  for (auto* d : done) d->complete(Status::Ok());
+  done.complete_all();
 }
 
 void ShmLink::resume() {
