@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing nexar needs on Debian 12 (only Debian packages).
 # Skips apt-get when everything is already there. Needs root or sudo for the install.
+#   scripts/install-deps.sh [--bench]
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config
       libngtcp2-dev libngtcp2-crypto-gnutls-dev libgnutls28-dev libnghttp3-dev
@@ -9,6 +10,8 @@ pkgs=(build-essential cmake pkg-config
       procps iproute2
       python3-torch   # a stock PyTorch env:// program under nexrun (integration_torch_env)
       slurmctld slurmd slurm-client munge openssh-client openssh-server)  # many hosts: SLURM, ssh agents
+# --bench: also what tools/compare_allreduce.sh compares against and plots with.
+[ "${1:-}" = "--bench" ] && pkgs+=(openmpi-bin libopenmpi-dev gnuplot-nox)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
