@@ -86,24 +86,33 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
     const auto spin_end = std::min(deadline, start + std::chrono::nanoseconds(spin_ns_));
     const int64_t hard = yield_ ? 0 : hard_spin_ns();
     const auto hard_end = start + std::chrono::nanoseconds(std::min<int64_t>(spin_ns_, hard));
-    for (;;) {
+    bool hard_phase = hard > 0;
+    for (unsigned n = 1;; ++n) {
       progress_->poll();
       if (done()) {
         // Evidence either way: caught while spinning hard, or right after the first yields
         // (the peer needed our core). A long wait says nothing.
-        const auto t = Clock::now();
-        if (hard > 0 && t < hard_end)
-          learn(true);
-        else if (hard > 0 && t < hard_end + std::chrono::nanoseconds(kHardSpinNs))
-          learn(false);
+        if (hard > 0) {
+          const auto t = Clock::now();
+          if (t < hard_end)
+            learn(true);
+          else if (t < hard_end + std::chrono::nanoseconds(kHardSpinNs))
+            learn(false);
+        }
         return true;
+      }
+      if (hard_phase && (n & 7) != 0) {  // spinning hard: read the clock every 8th poll only
+        relax();
+        continue;
       }
       const auto now = Clock::now();
       if (now >= spin_end) break;
-      if (now >= hard_end)
+      if (now >= hard_end) {
+        hard_phase = false;
         sched_yield();
-      else
+      } else {
         relax();
+      }
     }
   }
   shm::Doorbell* b = bell_;
