@@ -8,7 +8,7 @@
 namespace nexar::coll {
 
 Status TempBuf::alloc(size_t bytes, const char* what) {
-  if (bytes == 0) return Status::Ok();
+  if (bytes <= kInline) return Status::Ok();
   data_.reset(new (std::nothrow) unsigned char[bytes]);
   if (!data_) return Status(NEXAR_ERR_SYSTEM, strprintf("out of memory allocating %zu bytes for %s", bytes, what));
   return Status::Ok();

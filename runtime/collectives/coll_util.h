@@ -35,13 +35,17 @@ inline const unsigned char* at(const void* base, size_t elems, size_t esize) {
 
 // A scratch buffer. alloc() returns NEXAR_ERR_SYSTEM (naming what it was for) instead
 // of throwing when memory runs out.
+// Scratch memory of an algorithm. Up to kInline bytes live inside the object (on the
+// stack), so the small messages that latency is made of allocate nothing.
 class TempBuf {
  public:
+  static constexpr size_t kInline = 256;
   Status alloc(size_t bytes, const char* what);
-  unsigned char* data() { return data_.get(); }
+  unsigned char* data() { return data_ ? data_.get() : inline_; }
 
  private:
   std::unique_ptr<unsigned char[]> data_;
+  alignas(std::max_align_t) unsigned char inline_[kInline];
 };
 
 inline int mod(int a, int p) { return ((a % p) + p) % p; }
