@@ -296,13 +296,16 @@ void Engine::on_message_abandon(InboundMsg* ib, const Status& why) {
     ib->req->inflight = nullptr;
     ib->req->complete(why);
   } else if (ib->um) {
-    ib->um->inflight = nullptr;
-    Context& c = context_locked(ib->hdr.ctx);
-    erase_one(c.unexpected, ib->um);
-    store_.release(ib->um);
-    delete ib->um;
+    drop_unexpected_locked(ib);
   }
   delete ib;
+}
+
+void Engine::drop_unexpected_locked(transport::InboundMsg* ib) {
+  ib->um->inflight = nullptr;
+  erase_one(context_locked(ib->hdr.ctx).unexpected, ib->um);
+  store_.release(ib->um);
+  delete ib->um;
 }
 
 shm::Placement Engine::claim_placement(InboundMsg* ib, uint8_t** dst) {
@@ -324,11 +327,7 @@ void Engine::finish_placement(InboundMsg* ib, const Status& st) {
       if (st.ok()) ib->req->bytes = ib->hdr.len;
       ib->req->complete(st);
     } else if (ib->um) {  // finished before any receive matched it (the peer is gone)
-      ib->um->inflight = nullptr;
-      Context& c = context_locked(ib->hdr.ctx);
-      erase_one(c.unexpected, ib->um);
-      store_.release(ib->um);
-      delete ib->um;
+      drop_unexpected_locked(ib);
     }
     delete ib;
   }

@@ -107,6 +107,8 @@ class Engine final : public shm::PlacementSink {
   // Binds an arriving (or stored) message to a receive, checking its length.
   bool bind_locked(const RequestPtr& req, int src, const transport::MsgHeader& hdr);
   void fail_posted_locked(Context& c, const Status& why, int only_src);
+  // An inbound message that no receive matched, and its stored copy, go.
+  void drop_unexpected_locked(transport::InboundMsg* ib);
   bool under_limit_locked() const;
   void resume_links_if_room_locked();
 
