@@ -1,6 +1,6 @@
 // Barrier by dissemination: in round k rank r signals r + 2^k and waits for r - 2^k;
 // after ceil(log2 p) rounds every rank has heard, directly or not, from every other.
-// The same exchange is the agreement round other algorithms end with (algorithms.h).
+// The same exchange is the agreement round that trees and scans start with (algorithms.h).
 #include "collectives/algorithms.h"
 
 namespace nexar::coll {
