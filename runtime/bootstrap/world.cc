@@ -194,6 +194,7 @@ std::shared_ptr<comm::Comm> make_world_comm(const std::shared_ptr<World>& world,
   info->engine = &world->engine();
   info->host_ids = world->host_ids();
   info->owner = world;
+  info->shm = world->shm_hub();
   info->contexts.reserve(0);
   std::vector<int> members(static_cast<size_t>(world->info().world_size));
   for (size_t i = 0; i < members.size(); ++i) members[i] = static_cast<int>(i);

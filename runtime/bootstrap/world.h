@@ -29,6 +29,7 @@ class World {
   const std::vector<std::string>& host_ids() const { return host_ids_; }
   // Whether world rank r is reached over shared memory (else QUIC, or the self link).
   bool uses_shm(int r) const { return shm_ && shm_->link(r) != nullptr; }
+  shm::ShmHub* shm_hub() const { return shm_.get(); }
   // Waits until every peer acknowledged what was sent, then closes the connections.
   Status shutdown(p2p::Clock::time_point deadline);
 

@@ -13,6 +13,10 @@
 #include "comm/context_registry.h"
 #include "p2p/engine.h"
 
+namespace nexar::shm {
+class ShmHub;
+}
+
 namespace nexar::comm {
 
 // What every communicator of the process shares: the engine and facts about the world.
@@ -21,6 +25,7 @@ struct WorldInfo {
   std::vector<std::string> host_ids;  // per world rank
   std::shared_ptr<void> owner;         // keeps the transports alive while a comm exists
   ContextRegistry contexts;            // context ids of this process's communicators
+  shm::ShmHub* shm = nullptr;          // the ranks on this host, when shared memory is used
 };
 
 class Comm {

@@ -26,6 +26,9 @@
   X(NEXAR_SHM_RING_BYTES,   INT,    "524288", "Shared memory: bytes of each ring (one per pair and direction; a power of two; less with many ranks per host)") \
   X(NEXAR_SHM_CMA,          BOOL,   "1",     "Shared memory: large messages read from the sender's memory (process_vm_readv) where permitted; 0 copies them through the ring") \
   X(NEXAR_SHM_SPIN_US,      DOUBLE, "50",    "Microseconds a waiting thread polls (yielding when ranks outnumber cores) before it sleeps") \
+  X(NEXAR_SHM_COLL,         BOOL,   "1",     "Shared memory: collectives of communicators whose ranks all share a host may use slots in the shared segments (flat small-message and direct-read algorithms)") \
+  X(NEXAR_SHM_COLL_INLINE,  INT,    "4096",  "Shared memory: largest collective payload (bytes) carried inline in a rank's shared slot") \
+  X(NEXAR_QUIC_SPIN_US,     DOUBLE, "50",    "QUIC: microseconds a waiting thread polls the UDP socket itself before it sleeps (0: leave everything to the progress thread)") \
   X(NEXAR_RANK,             INT,    "-1",    "Global rank (set by nexrun)") \
   X(NEXAR_WORLD_SIZE,       INT,    "0",     "World size (set by nexrun)") \
   X(NEXAR_LOCAL_RANK,       INT,    "-1",    "Rank on this host (set by nexrun)") \
