@@ -1,6 +1,7 @@
 #include "collectives/algo_table.h"
 
 #include "collectives/algorithms.h"
+#include "core/dtype.h"
 #include "core/status.h"
 
 namespace nexar::coll {
@@ -11,6 +12,11 @@ namespace nexar::coll {
 const std::vector<AlgoDesc>& algo_table() {
   using K = CollKind;
   static const std::vector<AlgoDesc> table = {
+      {K::ALLREDUCE, "shm_flat", "ranks of one host with shared slots; payloads up to NEXAR_SHM_COLL_INLINE",
+       "a/2 + n b + (p-1) n g", nullptr, allreduce_shm_flat_cost, allreduce_shm_flat, true, SlotUse::INLINE},
+      {K::ALLREDUCE, "shm_direct", "ranks of one host with shared slots that may read each other's memory (CMA)",
+       "3a/2 + 2n(p-1)/p b + n(p-1)/p g", nullptr, allreduce_shm_direct_cost, allreduce_shm_direct, true,
+       SlotUse::DIRECT},
       {K::ALLREDUCE, "recursive_doubling", "any p (non-powers of two folded in); tiny messages",
        "log2(p2)(a + n b + n g) [+ 2(a + n b) + n g if p != p2]", nullptr, allreduce_recursive_doubling_cost,
        allreduce_recursive_doubling},
@@ -22,6 +28,8 @@ const std::vector<AlgoDesc>& algo_table() {
       {K::ALLREDUCE, "ring_pipelined", "any p; very large messages (segments of NEXAR_RING_SEGMENT_BYTES)",
        "(2(p-1) + nseg - 1) a + 2n(p-1)/p b + (one segment) g", nullptr, allreduce_ring_pipelined_cost,
        allreduce_ring_pipelined},
+      {K::BROADCAST, "shm_flat", "ranks of one host with shared slots; payloads up to NEXAR_SHM_COLL_INLINE",
+       "a/2 + n b", nullptr, broadcast_shm_flat_cost, broadcast_shm_flat, true, SlotUse::INLINE},
       {K::BROADCAST, "binomial", "any p; small and medium messages", "L (a + n b)", nullptr, broadcast_binomial_cost,
        broadcast_binomial, false},
       {K::BROADCAST, "scatter_allgather", "any p; large messages", "(L + p - 1) a + 2n(p-1)/p b", nullptr,
@@ -48,6 +56,8 @@ const std::vector<AlgoDesc>& algo_table() {
        scan_recursive_doubling, false},
       {K::EXSCAN, "recursive_doubling", "any p", "L (a + n b + 2n g)", nullptr, exscan_recursive_doubling_cost,
        exscan_recursive_doubling, false},
+      {K::BARRIER, "shm_flat", "ranks of one host with shared slots", "a/2", nullptr, barrier_shm_flat_cost,
+       barrier_shm_flat, true, SlotUse::INLINE},
       {K::BARRIER, "dissemination", "any p", "L a", nullptr, barrier_dissemination_cost, barrier_dissemination},
       {K::ALLREDUCE_BUCKETED, "staged",
        "any p; packs the buffers into chunks of NEXAR_BUCKET_BYTES, each reduced by the allreduce the model picks",
@@ -55,6 +65,19 @@ const std::vector<AlgoDesc>& algo_table() {
        allreduce_bucketed_staged},
   };
   return table;
+}
+
+const char* why_not_here(const AlgoDesc& d, int p, const CollArgs& args, const SlotCaps& caps) {
+  if (const char* why = d.why_not ? d.why_not(p, args) : nullptr) return why;
+  if (d.slots == SlotUse::NONE || p == 1) return nullptr;
+  if (!caps.has_slots)
+    return "it needs shared-memory collective slots: every rank on one host over shared memory, NEXAR_SHM_COLL=1, "
+           "and the world communicator";
+  if (d.slots == SlotUse::INLINE && static_cast<double>(args.count) * dtype_size(args.dtype) > caps.inline_bytes)
+    return "the payload is larger than NEXAR_SHM_COLL_INLINE";
+  if (d.slots == SlotUse::DIRECT && !caps.can_read_all)
+    return "ranks may not read each other's memory (CMA: NEXAR_SHM_CMA=0 or ptrace restrictions)";
+  return nullptr;
 }
 
 double algo_cost(const AlgoDesc& d, const CostModel& m, int p, double n) {

@@ -12,6 +12,20 @@
 
 namespace nexar::coll {
 
+// What an algorithm needs of the communicator's shared-memory slots (shm_slots.h).
+enum class SlotUse : unsigned char {
+  NONE,    // nothing: runs anywhere
+  INLINE,  // slots, and a payload of at most NEXAR_SHM_COLL_INLINE bytes
+  DIRECT,  // slots, and reads of every member's memory (CMA)
+};
+
+// What a communicator offers the slot algorithms; has_slots false where it has none.
+struct SlotCaps {
+  bool has_slots = false;
+  size_t inline_bytes = 0;
+  bool can_read_all = false;
+};
+
 struct AlgoDesc {
   CollKind kind;
   const char* name;         // as in NEXAR_ALGO ("ring")
@@ -29,7 +43,12 @@ struct AlgoDesc {
   // root can wait on each other in a cycle, and a root or rank 0 may finish having heard
   // from nobody. run_collective runs agreement_round before those.
   bool hears_all = true;
+  // Slot algorithms apply only where the communicator has slots (or p == 1).
+  SlotUse slots = SlotUse::NONE;
 };
+
+// nullptr when d can run with p ranks on these arguments and slots, else why not.
+const char* why_not_here(const AlgoDesc& d, int p, const CollArgs& args, const SlotCaps& caps);
 
 // The modelled cost of running d, its agreement round included.
 double algo_cost(const AlgoDesc& d, const CostModel& m, int p, double n);

@@ -33,6 +33,10 @@ NX_DECLARE_ALGO(scan_recursive_doubling)
 NX_DECLARE_ALGO(exscan_recursive_doubling)
 NX_DECLARE_ALGO(barrier_dissemination)
 NX_DECLARE_ALGO(allreduce_bucketed_staged)
+NX_DECLARE_ALGO(allreduce_shm_flat)
+NX_DECLARE_ALGO(allreduce_shm_direct)
+NX_DECLARE_ALGO(broadcast_shm_flat)
+NX_DECLARE_ALGO(barrier_shm_flat)
 
 #undef NX_DECLARE_ALGO
 

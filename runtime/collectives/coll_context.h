@@ -26,6 +26,8 @@ struct Pending {
   void* impl = nullptr;
 };
 
+class ShmSlots;  // shm_slots.h
+
 class CollContext {
  public:
   virtual ~CollContext() = default;
@@ -33,6 +35,9 @@ class CollContext {
   virtual int size() const = 0;
   // See CollTransport. Implementations with shared memory between all ranks override it.
   virtual CollTransport transport() const { return CollTransport::NETWORK; }
+  // The communicator's shared-memory slots (shm_slots.h), nullptr where it has none.
+  // Must be non-null on every rank or on none.
+  virtual ShmSlots* shm_slots() { return nullptr; }
 
   virtual Status isend(int peer, int tag, const void* buf, size_t bytes, Pending* out) = 0;
   // Receives exactly `bytes` bytes (a different length is NEXAR_ERR_MISMATCH).

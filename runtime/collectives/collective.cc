@@ -4,6 +4,7 @@
 
 #include "collectives/algorithms.h"
 #include "collectives/select.h"
+#include "collectives/shm_slots.h"
 #include "core/dtype.h"
 #include "core/log.h"
 
@@ -47,8 +48,10 @@ const char* coll_kind_name(CollKind kind) {
 Status run_collective(CollContext& ctx, const CollArgs& args) {
   const int p = ctx.size();
   const CollTransport t = ctx.transport();
+  SlotCaps caps;
+  if (const ShmSlots* s = ctx.shm_slots()) caps = SlotCaps{true, s->inline_bytes(), s->can_read_all()};
   Choice c;
-  NX_RETURN_IF_ERROR(select_algorithm(args, p, t, &c));
+  NX_RETURN_IF_ERROR(select_algorithm(args, p, t, &c, caps));
   log_choice(args, p, t, c);
   Status st = c.algo->hears_all || p == 1 ? Status::Ok() : agreement_round(ctx);
   if (st.ok()) st = c.algo->run(ctx, args);

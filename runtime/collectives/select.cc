@@ -106,14 +106,14 @@ Status selection_inputs(CollKind kind, CollTransport transport, std::string* for
 }
 }  // namespace
 
-Status select_algorithm(const CollArgs& a, int p, CollTransport transport, Choice* out) {
+Status select_algorithm(const CollArgs& a, int p, CollTransport transport, Choice* out, const SlotCaps& caps) {
   std::string want;
   CostModel m;
   NX_RETURN_IF_ERROR(selection_inputs(a.kind, transport, &want, &m));
   const double n = collective_bytes(a, p);
   if (!want.empty()) {
     const AlgoDesc* d = find_algo(a.kind, want);
-    if (const char* why = d->why_not ? d->why_not(p, a) : nullptr)
+    if (const char* why = why_not_here(*d, p, a, caps))
       return Status(NEXAR_ERR_INVALID_ARGUMENT, strprintf("NEXAR_ALGO forces %s:%s, which cannot run here: %s (%d ranks)",
                                                           coll_kind_name(a.kind), d->name, why, p));
     *out = Choice{d, algo_cost(*d, m, p, n), true};
@@ -121,7 +121,7 @@ Status select_algorithm(const CollArgs& a, int p, CollTransport transport, Choic
   }
   Choice best{nullptr, std::numeric_limits<double>::infinity(), false};
   for (const AlgoDesc& d : algo_table()) {
-    if (d.kind != a.kind || (d.why_not && d.why_not(p, a))) continue;
+    if (d.kind != a.kind || why_not_here(d, p, a, caps)) continue;
     const double c = algo_cost(d, m, p, n);
     if (!best.algo || c < best.cost_us) best = Choice{&d, c, false};  // ties: the table's order
   }

@@ -24,7 +24,8 @@ Status parse_algo_overrides(const std::string& spec, std::array<std::string, kCo
 // gather / scatter family, or the sum of the buckets).
 double collective_bytes(const CollArgs& args, int p);
 
-// A forced algorithm that cannot run with p ranks is NEXAR_ERR_INVALID_ARGUMENT.
-Status select_algorithm(const CollArgs& args, int p, CollTransport transport, Choice* out);
+// A forced algorithm that cannot run with p ranks (or without the slots it needs, see
+// SlotCaps) is NEXAR_ERR_INVALID_ARGUMENT.
+Status select_algorithm(const CollArgs& args, int p, CollTransport transport, Choice* out, const SlotCaps& caps = {});
 
 }  // namespace nexar::coll

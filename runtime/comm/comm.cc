@@ -31,6 +31,7 @@ Comm::Comm(std::shared_ptr<WorldInfo> world, uint32_t ctx_base, std::vector<int>
     ++local_size_;
   }
   single_host_ = local_size_ == size() && params::get_string("NEXAR_TRANSPORT") != "quic";
+  if (single_host_) slots_ = make_slot_area(world_->shm, ctx_base_, members_);
   world_->engine->register_context(p2p_context(), members_);
   world_->engine->register_context(coll_context(), members_);
 }

@@ -11,6 +11,7 @@
 
 #include "comm/coll_queue.h"
 #include "comm/context_registry.h"
+#include "comm/slot_area.h"
 #include "p2p/engine.h"
 
 namespace nexar::shm {
@@ -68,6 +69,8 @@ class Comm {
   Status wait(const p2p::RequestPtr& req, p2p::Clock::time_point deadline);
   int comm_rank_of_world(int world_rank) const;
 
+  // The shared-memory collective slots (slot_area.h), nullptr where it has none.
+  SlotArea* slot_area() const { return slots_.get(); }
   CollQueue& collectives() { return colls_; }
   // The sequence number of the next collective (every rank runs them in the same order).
   uint32_t next_collective_seq() { return coll_seq_++ & ((1u << 20) - 1); }
@@ -91,6 +94,7 @@ class Comm {
   std::atomic<bool> is_broken_{false};  // broken_ is set (read without the lock)
   std::atomic<uint32_t> coll_seq_{0};
   std::atomic<uint32_t> children_{0};
+  std::unique_ptr<SlotArea> slots_;
   CollQueue colls_;
 };
 

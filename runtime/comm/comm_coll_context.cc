@@ -83,6 +83,13 @@ Status CommCollContext::wait(coll::Pending* p) {
   return st;
 }
 
+coll::ShmSlots* CommCollContext::shm_slots() {
+  SlotArea* a = comm_.slot_area();
+  if (!a) return nullptr;
+  if (!slots_view_) slots_view_.emplace(comm_, *a, descriptor_, deadline_);
+  return &*slots_view_;
+}
+
 Status run_collective(Comm& comm, const coll::CollArgs& args) {
   NX_RETURN_IF_ERROR(comm.check_usable());
   const uint32_t seq = comm.next_collective_seq();

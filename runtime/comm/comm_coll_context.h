@@ -5,11 +5,13 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "collectives/coll_context.h"
 #include "collectives/collective.h"
 #include "comm/comm.h"
+#include "comm/comm_slots.h"
 
 namespace nexar::comm {
 
@@ -26,6 +28,7 @@ class CommCollContext final : public coll::CollContext {
   Status isend(int peer, int tag, const void* buf, size_t bytes, coll::Pending* out) override;
   Status irecv(int peer, int tag, void* buf, size_t bytes, coll::Pending* out) override;
   Status wait(coll::Pending* p) override;
+  coll::ShmSlots* shm_slots() override;
 
  private:
   Status engine_tag(int tag, int* out) const;
@@ -36,6 +39,7 @@ class CommCollContext final : public coll::CollContext {
   const uint32_t seq_;
   const uint64_t descriptor_;
   p2p::Clock::time_point deadline_;
+  std::optional<CommSlots> slots_view_;  // made on first use
   // Transfers started and not yet waited for: an algorithm that fails returns at once, so
   // these are cancelled when the collective ends (their scratch buffers go away with it).
   // A few slots in place (most algorithms keep one or two transfers in flight), the rest

@@ -15,6 +15,7 @@
 #include <new>
 
 #include "core/log.h"
+#include "core/params.h"
 #include "transport/shm/cma.h"
 
 namespace nexar::shm {
@@ -43,6 +44,9 @@ int pidfd_open(pid_t pid) {
 Status ShmHub::create(const HubConfig& in, PlacementSink* sink, std::unique_ptr<ShmHub>* out) {
   HubConfig cfg = in;
   cfg.ring_bytes = pow2_at_least(cfg.ring_bytes);
+  if (cfg.coll_inline == SIZE_MAX)
+    cfg.coll_inline = static_cast<size_t>(std::max<int64_t>(0, params::get_int("NEXAR_SHM_COLL_INLINE")));
+  cfg.coll_inline = std::min(cfg.coll_inline, kCollInlineMax);
   // At most kInboxBudget per inbox: with many ranks per host the rings shrink (to 64 KiB).
   const size_t peers = cfg.local_ranks.size() > 1 ? cfg.local_ranks.size() - 1 : 1;
   while (cfg.ring_bytes > kMinRing && cfg.ring_bytes * peers > kInboxBudget) cfg.ring_bytes /= 2;
@@ -54,7 +58,7 @@ Status ShmHub::create(const HubConfig& in, PlacementSink* sink, std::unique_ptr<
     if (r != cfg.rank) hub->peers_.push_back(r);
   const auto nslots = static_cast<uint32_t>(hub->peers_.size());
   const Token& mine = cfg.tokens[static_cast<size_t>(cfg.rank)];
-  NX_RETURN_IF_ERROR(Segment::create(mine.name, inbox_bytes(nslots, cfg.ring_bytes), &hub->own_)
+  NX_RETURN_IF_ERROR(Segment::create(mine.name, inbox_bytes(nslots, cfg.ring_bytes, cfg.coll_inline), &hub->own_)
                          .with_context("creating this rank's shared-memory inbox"));
   hub->inbox_.base = static_cast<uint8_t*>(hub->own_->base());
   while (::getrandom(&hub->probe_value_, sizeof(hub->probe_value_), 0) != sizeof(hub->probe_value_)) {
@@ -64,11 +68,18 @@ Status ShmHub::create(const HubConfig& in, PlacementSink* sink, std::unique_ptr<
   h->version = kInboxVersion;
   h->nslots = nslots;
   h->ring_bytes = cfg.ring_bytes;
+  h->coll_inline = cfg.coll_inline;
   h->owner_rank = cfg.rank;
   h->owner_pid = ::getpid();
   h->probe_addr = reinterpret_cast<uint64_t>(&hub->probe_value_);
   h->probe_value = hub->probe_value_;
   for (uint32_t s = 0; s < nslots; ++s) new (hub->inbox_.slot(s)) SlotCtl{};
+  for (uint32_t a = 0; a < kCollAreas; ++a) {
+    CollSlot* cs = hub->inbox_.coll_slot(a);
+    new (&cs->arrived) std::atomic<uint64_t>(0);
+    new (&cs->block_done) std::atomic<uint64_t>(0);
+    new (&cs->read_done) std::atomic<uint64_t>(0);
+  }
   h->magic.store(kInboxMagic, std::memory_order_release);
   hub->by_rank_.assign(cfg.tokens.size(), nullptr);
   *out = std::move(hub);
@@ -87,7 +98,7 @@ uint32_t ShmHub::slot_of(int owner, int writer) const {
 Status ShmHub::open_peer(int peer, std::chrono::steady_clock::time_point deadline, std::unique_ptr<Segment>* out) {
   const Token& t = cfg_.tokens[static_cast<size_t>(peer)];
   const auto nslots = static_cast<uint32_t>(cfg_.local_ranks.size() - 1);
-  const size_t need = inbox_bytes(nslots, cfg_.ring_bytes);
+  const size_t need = inbox_bytes(nslots, cfg_.ring_bytes, cfg_.coll_inline);
   for (;;) {
     bool absent = false;
     NX_RETURN_IF_ERROR(Segment::open(t.name, need, out, &absent).with_context(strprintf("rank %d's inbox", peer)));
@@ -95,12 +106,13 @@ Status ShmHub::open_peer(int peer, std::chrono::steady_clock::time_point deadlin
       auto* h = reinterpret_cast<InboxHeader*>((*out)->base());
       if (h->magic.load(std::memory_order_acquire) == kInboxMagic) {
         if (h->version != kInboxVersion || h->nslots != nslots || h->ring_bytes != cfg_.ring_bytes ||
-            h->owner_rank != peer || h->owner_pid != t.pid)
+            h->coll_inline != cfg_.coll_inline || h->owner_rank != peer || h->owner_pid != t.pid)
           return Status(NEXAR_ERR_PROTOCOL,
                         strprintf("rank %d's inbox %s has another layout (version %u, %u slots, %llu-byte rings, "
-                                  "rank %d, pid %d): are NEXAR_SHM_* the same on every rank?",
+                                  "%llu-byte collective slots, rank %d, pid %d): are NEXAR_SHM_* the same on every rank?",
                                   peer, t.name.c_str(), h->version, h->nslots,
-                                  static_cast<unsigned long long>(h->ring_bytes), h->owner_rank, h->owner_pid));
+                                  static_cast<unsigned long long>(h->ring_bytes),
+                                  static_cast<unsigned long long>(h->coll_inline), h->owner_rank, h->owner_pid));
         return Status::Ok();
       }
       out->reset();
@@ -136,6 +148,13 @@ Status ShmHub::connect(std::chrono::steady_clock::time_point deadline) {
     futex_wait(&inbox_.hdr()->mapped, m, std::min<int64_t>(left, 100 * 1000 * 1000));
   }
   own_->unlink();
+  by_rank_view_.assign(cfg_.tokens.size(), InboxView{});
+  by_rank_view_[static_cast<size_t>(cfg_.rank)] = inbox_;
+  cma_all_ = true;
+  for (size_t i = 0; i < peers_.size(); ++i) {
+    by_rank_view_[static_cast<size_t>(peers_[i])] = InboxView{static_cast<uint8_t*>(peer_segs_[i]->base())};
+    cma_all_ = cma_all_ && can_read_[i];
+  }
   for (size_t i = 0; i < peers_.size(); ++i) {
     const int p = peers_[i];
     LinkConfig lc;
@@ -223,6 +242,7 @@ void ShmHub::check_peers_locked() {
     links_[i]->fail(Status(NEXAR_ERR_PEER_LOST,
                            strprintf("rank %d (pid %d, same host) exited", peers_[i],
                                      static_cast<int>(cfg_.tokens[static_cast<size_t>(peers_[i])].pid))));
+    ring(&inbox_.hdr()->user);  // a thread waiting in a shared-slot collective checks alive()
   }
 }
 

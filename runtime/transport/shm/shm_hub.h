@@ -10,11 +10,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "transport/shm/inbox.h"
 #include "transport/shm/progress.h"
 #include "transport/shm/segment.h"
 #include "transport/shm/shm_link.h"
@@ -30,6 +32,9 @@ struct HubConfig {
   size_t eager_limit = 16384;
   size_t chunk = 65536;
   bool allow_cma = true;
+  // Inline payload of each collective slot buffer; create() reads NEXAR_SHM_COLL_INLINE
+  // when this is left at its default (SIZE_MAX).
+  size_t coll_inline = SIZE_MAX;
 };
 
 class ShmHub final : public Progress {
@@ -44,6 +49,23 @@ class ShmHub final : public Progress {
   ShmLink* link(int world_rank) const;
   const std::vector<int>& peers() const { return peers_; }
   Doorbell* user_bell() { return &inbox_.hdr()->user; }
+
+  // The collective slots (coll_slot.h), by world rank; valid for this rank and its local
+  // peers once connect() returned. Inline: the communicator layer uses them on every call.
+  size_t coll_inline() const { return cfg_.coll_inline; }
+  CollSlot* coll_slot(int world_rank, uint32_t area) const {
+    return by_rank_view_[static_cast<size_t>(world_rank)].coll_slot(area);
+  }
+  Doorbell* user_bell_of(int world_rank) const { return &by_rank_view_[static_cast<size_t>(world_rank)].hdr()->user; }
+  pid_t pid_of(int world_rank) const { return cfg_.tokens[static_cast<size_t>(world_rank)].pid; }
+  // Whether world_rank is this rank or a local peer not known dead.
+  bool alive(int world_rank) const {
+    const ShmLink* l = by_rank_[static_cast<size_t>(world_rank)];
+    return world_rank == cfg_.rank || (l && !l->dead());
+  }
+  // Whether this rank may read every local peer's memory (CMA).
+  bool cma_to_all() const { return cma_all_; }
+  const std::vector<int>& local_ranks() const { return cfg_.local_ranks; }
 
   // Progress
   void poll() override;
@@ -71,6 +93,8 @@ class ShmHub final : public Progress {
   std::vector<int> pidfds_;                      // parallel to peers_ (-1: none)
   std::vector<bool> can_read_;                   // parallel to peers_: CMA works on it
   std::vector<ShmLink*> by_rank_;
+  std::vector<InboxView> by_rank_view_;  // this rank's and its local peers' inboxes
+  bool cma_all_ = false;
 
   std::mutex poll_mu_;
   std::thread bg_;

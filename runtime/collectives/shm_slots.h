@@ -1,0 +1,45 @@
+// What the shared-slot algorithms (allreduce/barrier/broadcast shm_flat, allreduce
+// shm_direct) see of a communicator whose ranks all share one host: one slot per member
+// (transport/shm/coll_slot.h) and bounded waits on them. CollContext::shm_slots() returns
+// it, or nullptr where the communicator has none (then those algorithms do not apply).
+//
+// Every slot collective starts with arrive(): the rank's descriptor goes into its slot
+// buffer with the sequence; the call returns once every member arrived with the same
+// descriptor (else NEXAR_ERR_MISMATCH on every rank, naming both calls).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "core/status.h"
+#include "transport/shm/coll_slot.h"
+
+namespace nexar::coll {
+
+using SlotField = std::atomic<uint64_t> shm::CollSlot::*;
+
+class ShmSlots {
+ public:
+  virtual ~ShmSlots() = default;
+  // The sequence of the slot collective starting now (1, 2, ... alike on every member).
+  virtual uint64_t next_seq() = 0;
+  // Inline payload bytes of a slot buffer (NEXAR_SHM_COLL_INLINE).
+  virtual size_t inline_bytes() const = 0;
+  // Whether every member may read every other member's memory (CMA).
+  virtual bool can_read_all() const = 0;
+  // Member r's buffer for sequence seq (r's own is written only by r, before arrive()).
+  virtual shm::CollSlotBuf* buf(int r, uint64_t seq) const = 0;
+  // Publishes this rank's arrival at seq (its descriptor and count; sendbuf, recvbuf and
+  // inline data already in buf(rank, seq)), waits for every member's, compares descriptors.
+  virtual Status arrive(uint64_t seq, uint64_t count) = 0;
+  // Publishes this rank's field = seq (release) and rings every member's doorbell.
+  virtual void publish(SlotField field, uint64_t seq) = 0;
+  // Waits until member r's field >= seq (r < 0: every member's). Bounded by the
+  // collective's deadline; ends early when the communicator breaks or a member dies.
+  virtual Status wait(SlotField field, uint64_t seq, int r = -1) = 0;
+  // Reads n bytes at address `from` of member r's memory into `to` (CMA).
+  virtual Status read(int r, void* to, uint64_t from, size_t n) = 0;
+};
+
+}  // namespace nexar::coll

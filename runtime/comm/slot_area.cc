@@ -1,0 +1,32 @@
+#include "comm/slot_area.h"
+
+#include <algorithm>
+
+#include "core/params.h"
+#include "transport/shm/shm_hub.h"
+
+namespace nexar::comm {
+
+std::unique_ptr<SlotArea> make_slot_area(shm::ShmHub* hub, uint32_t ctx_base, const std::vector<int>& members) {
+  // Only the world communicator (context base 0) owns an area: sub-communicators would
+  // need every member to agree on a free area, which they do not negotiate yet.
+  if (!hub || ctx_base != 0 || members.size() < 2 || !params::get_bool("NEXAR_SHM_COLL")) return nullptr;
+  const std::vector<int>& local = hub->local_ranks();
+  if (local.size() != members.size()) return nullptr;
+  for (int m : members)
+    if (!std::binary_search(local.begin(), local.end(), m)) return nullptr;
+  auto a = std::make_unique<SlotArea>();
+  a->hub = hub;
+  a->area = 0;
+  a->inline_bytes = hub->coll_inline();
+  a->cma = hub->cma_to_all();
+  for (int m : members) {
+    a->slots.push_back(hub->coll_slot(m, a->area));
+    a->bells.push_back(hub->user_bell_of(m));
+    a->pids.push_back(hub->pid_of(m));
+    a->world.push_back(m);
+  }
+  return a;
+}
+
+}  // namespace nexar::comm

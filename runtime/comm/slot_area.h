@@ -1,0 +1,40 @@
+// A communicator's shared-memory slot area: which area of every member's inbox it uses
+// (transport/shm/coll_slot.h), the members' slots, doorbells and pids in comm-rank order,
+// and the sequence of its slot collectives. Only communicators whose members are exactly
+// the ranks of one host using shared memory get one; today that is the world
+// communicator (area 0), see docs/shm.md.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "transport/shm/coll_slot.h"
+#include "transport/shm/doorbell.h"
+
+namespace nexar::shm {
+class ShmHub;
+}
+
+namespace nexar::comm {
+
+struct SlotArea {
+  shm::ShmHub* hub = nullptr;
+  uint32_t area = 0;
+  size_t inline_bytes = 0;
+  bool cma = false;  // this rank may read every member (the same answer everywhere in practice)
+  std::vector<shm::CollSlot*> slots;  // per comm rank
+  std::vector<shm::Doorbell*> bells;
+  std::vector<pid_t> pids;
+  std::vector<int> world;  // world rank per comm rank
+  uint64_t seq = 0;        // last slot collective's sequence (one collective at a time per comm)
+};
+
+// The slot area for a communicator with these members (world ranks) created at context
+// base ctx_base, or nullptr where it gets none (no shared memory, NEXAR_SHM_COLL=0, a
+// member off this host or not on shared memory, or not the world communicator).
+std::unique_ptr<SlotArea> make_slot_area(shm::ShmHub* hub, uint32_t ctx_base, const std::vector<int>& members);
+
+}  // namespace nexar::comm
