@@ -1,5 +1,7 @@
 #include "comm/comm_slots.h"
 
+#include <time.h>
+
 #include <chrono>
 #include <string>
 
@@ -10,6 +12,13 @@
 namespace nexar::comm {
 namespace {
 constexpr size_t kReadChunk = size_t{1} << 30;  // process_vm_readv takes any size; one call per read
+
+// CLOCK_MONOTONIC_COARSE: a vDSO read of the kernel's tick (a few ms), no system call.
+int64_t coarse_tick() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
 
 const char* phase_name(coll::SlotField f) {
   if (f == &shm::CollSlot::arrived) return "arrive";
@@ -68,13 +77,16 @@ Status CommSlots::wait(coll::SlotField field, uint64_t seq, int r) {
   while (next < end && ready(next)) ++next;
   if (next == end) return Status::Ok();
   Status stop;
-  unsigned polls = 0;
+  int64_t last_tick = coarse_tick();
   const auto done = [&] {
     while (next < end && ready(next)) ++next;
     if (next == end) return true;
-    // The engine's context status takes a lock: look now and then while spinning, and on
-    // every wake-up once the spin is over (a dead peer's hub rings our doorbell).
-    if ((++polls & 63) == 0 || polls > 512) {
+    // Whether the communicator broke (the engine's context status takes a lock) is looked
+    // at once per coarse clock tick (a few ms) while spinning, and on every wake-up after
+    // a sleep: a dead peer's hub and remote aborts ring or time out our doorbell's sleep.
+    const int64_t t = coarse_tick();
+    if (t != last_tick) {
+      last_tick = t;
       stop = broken(next);
       if (!stop.ok()) return true;
     }

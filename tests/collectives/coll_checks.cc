@@ -56,8 +56,10 @@ std::string Case::label() const {
 
 std::vector<const AlgoDesc*> algos_of(CollKind kind) {
   std::vector<const AlgoDesc*> out;
+  // Not the shared-slot algorithms: the thread world has no shared-memory slots (tests/shm
+  // and tests/collectives_e2e run them over real shared memory).
   for (const AlgoDesc& d : algo_table())
-    if (d.kind == kind) out.push_back(&d);
+    if (d.kind == kind && d.slots == SlotUse::NONE) out.push_back(&d);
   return out;
 }
 

@@ -76,6 +76,48 @@ TEST_CASE("forcing an algorithm that cannot run is a clear error", "[select]") {
   }
 }
 
+TEST_CASE("shared-slot algorithms apply only where the communicator has slots", "[select][slots]") {
+  ScopedEnv no_force("NEXAR_ALGO", nullptr);
+  CollArgs a{CollKind::ALLREDUCE};
+  a.dtype = NEXAR_FLOAT32;
+  a.count = 1;
+  const SlotCaps none{}, slots{true, 4096, true}, no_cma{true, 4096, false};
+  Choice c;
+  // The model never picks them without slots, and picks them with.
+  REQUIRE(select_algorithm(a, 4, CollTransport::SHM, &c, none).ok());
+  CHECK(c.algo->slots == SlotUse::NONE);
+  REQUIRE(select_algorithm(a, 4, CollTransport::SHM, &c, slots).ok());
+  CHECK(std::string(c.algo->name) == "shm_flat");
+  a.count = 1024;  // 4096 bytes: the inline limit itself
+  REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
+  CHECK(c.algo->slots != SlotUse::NONE);
+  a.count = 1025;
+  REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
+  CHECK(std::string(c.algo->name) == "shm_direct");
+  a.count = 1 << 18;
+  REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
+  CHECK(std::string(c.algo->name) == "shm_direct");
+  REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, no_cma).ok());
+  CHECK(c.algo->slots == SlotUse::NONE);
+  // Forced where they cannot run: a clear NEXAR_ERR_INVALID_ARGUMENT saying why.
+  {
+    ScopedEnv env("NEXAR_ALGO", "allreduce:shm_flat");
+    Status st = select_algorithm(a, 3, CollTransport::NETWORK, &c, none);
+    CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
+    CHECK(contains(st.message(), "shared-memory collective slots"));
+    st = select_algorithm(a, 3, CollTransport::SHM, &c, slots);
+    CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
+    CHECK(contains(st.message(), "NEXAR_SHM_COLL_INLINE"));
+    CHECK(select_algorithm(a, 1, CollTransport::SHM, &c, none).ok());  // one rank needs no slots
+  }
+  {
+    ScopedEnv env("NEXAR_ALGO", "allreduce:shm_direct");
+    const Status st = select_algorithm(a, 3, CollTransport::SHM, &c, no_cma);
+    CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
+    CHECK(contains(st.message(), "CMA"));
+  }
+}
+
 TEST_CASE("the cost model picks latency-bound algorithms for small messages, bandwidth-bound for large", "[select]") {
   ScopedEnv env("NEXAR_ALGO", nullptr);
   CHECK(chosen(CollKind::ALLREDUCE, 8, 8) == "recursive_doubling");

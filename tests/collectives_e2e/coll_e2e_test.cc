@@ -38,14 +38,16 @@ void expect_ok(const Run& r, int np, const std::string& scenarios, const std::st
     REQUIRE(count_of(r.out, ": " + s + " ok") == static_cast<size_t>(np));
 }
 
-// NEXAR_ALGO values that, together, force every algorithm applicable with p ranks.
-std::vector<std::string> algo_rounds(int p) {
+// NEXAR_ALGO values that, together, force every algorithm applicable with p ranks: those
+// that need shared-memory collective slots (slots true) or those that do not.
+std::vector<std::string> algo_rounds(int p, bool slots) {
   using nexar::coll::AlgoDesc;
   using nexar::coll::CollKind;
   std::vector<std::vector<const AlgoDesc*>> per_kind(nexar::coll::kCollKindCount);
   for (const AlgoDesc& d : nexar::coll::algo_table()) {
     nexar::coll::CollArgs args;
     args.kind = d.kind;
+    if ((d.slots != nexar::coll::SlotUse::NONE) != slots) continue;
     if (!d.why_not || !d.why_not(p, args)) per_kind[static_cast<size_t>(d.kind)].push_back(&d);
   }
   size_t rounds = 0;
@@ -62,14 +64,20 @@ std::vector<std::string> algo_rounds(int p) {
   return out;
 }
 
-// Forced rounds run over QUIC (NEXAR_TRANSPORT=quic: the transport between hosts); the
-// cost model's own choices run over QUIC and over the default transport (shared memory
-// between ranks of one host).
+// Forced rounds run over QUIC (NEXAR_TRANSPORT=quic: the transport between hosts), and
+// the shared-slot algorithms over shared memory (slots carrying up to 1 MiB inline, so
+// every size of the sweep fits shm_flat); the cost model's own choices run over QUIC and
+// over the default transport (shared memory between ranks of one host).
 void run_world(int np, bool with_large) {
   const std::string forced = std::string("sweep,dtypes") + (with_large ? ",large" : "");
-  for (const std::string& spec : algo_rounds(np)) {
+  for (const std::string& spec : algo_rounds(np, false)) {
     const Run r = probe(np, forced, {"NEXAR_ALGO=" + spec, "NEXAR_TRANSPORT=quic", "NEXAR_TIMEOUT=60"});
     expect_ok(r, np, forced, "np " + std::to_string(np) + " over QUIC, NEXAR_ALGO=" + spec);
+  }
+  const std::string slot_forced = "sweep,dtypes,identical,nonblocking";
+  for (const std::string& spec : algo_rounds(np, true)) {
+    const Run r = probe(np, slot_forced, {"NEXAR_ALGO=" + spec, "NEXAR_SHM_COLL_INLINE=1048576", "NEXAR_TIMEOUT=60"});
+    expect_ok(r, np, slot_forced, "np " + std::to_string(np) + " over shared memory, NEXAR_ALGO=" + spec);
   }
   const std::string chosen = std::string("sweep,dtypes,identical,nonblocking,invalid") + (with_large ? ",large" : "");
   for (const char* transport : {"quic", "auto"}) {

@@ -1,0 +1,161 @@
+// A rank program for the shared-slot collectives (NEXAR_ALGO forces which), under nexrun.
+//   counts    allreduce at counts 0, 1, < p, odd, the inline limit and limit + 1 (4096 B),
+//             1 MiB + odd, in and out of place, int64 sum / float64 max / uint8 min /
+//             float32 avg, checked against values computed here; float32 sums of
+//             non-integers are bit-identical on every rank; broadcast and barrier too
+//   storm     10000 small allreduces alternating with allgathers (p2p algorithms)
+//   mismatch:count|dtype|op  rank 0 disagrees; every rank gets NEXAR_ERR_MISMATCH
+//   kill      the last rank dies while the others are in an allreduce: they get an
+//             error within seconds, never a hang
+#include <signal.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../integration/probe_util.h"
+
+using probe::g_rank;
+using probe::g_world;
+
+namespace {
+int g_size = 0;
+
+uint64_t fnv(const void* p, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const unsigned char*>(p)[i]) * 1099511628211ull;
+  return h;
+}
+
+void same_everywhere(const void* p, size_t n) {
+  const uint64_t h = fnv(p, n);
+  std::vector<uint64_t> all(static_cast<size_t>(g_size));
+  PROBE_OK(nexar_allgather(&h, all.data(), 1, NEXAR_UINT64, g_world));
+  for (uint64_t v : all) PROBE_CHECK(v == h);
+}
+
+template <class T, class In, class Want>
+void check_one(size_t count, nexar_dtype_t dt, nexar_op_t op, bool in_place, In in, Want want) {
+  std::vector<T> send(count), recv(count, T(99));
+  for (size_t i = 0; i < count; ++i) send[i] = in(g_rank, i);
+  if (in_place) recv = send;
+  PROBE_OK(nexar_allreduce(in_place ? recv.data() : send.data(), recv.data(), count, dt, op, g_world));
+  for (size_t i = 0; i < count; ++i)
+    if (recv[i] != want(i)) {
+      std::fprintf(stderr, "rank %d: count %zu op %d in_place %d: [%zu] = %g, want %g\n", g_rank, count, op, in_place,
+                   i, static_cast<double>(recv[i]), static_cast<double>(want(i)));
+      std::exit(1);
+    }
+}
+
+void counts() {
+  const int p = g_size;
+  const std::vector<size_t> sizes = {0, 1, static_cast<size_t>(p > 1 ? p - 1 : 1), 7, 511, 512, 513, 1024, 1025,
+                                     (1u << 17) + 3, (1u << 18) + 1};
+  for (size_t count : sizes)
+    for (bool ip : {false, true}) {
+      // int64 sum (8-byte: 512 elements is the 4096-byte limit)
+      check_one<int64_t>(count, NEXAR_INT64, NEXAR_SUM, ip, [](int r, size_t i) { return int64_t(r + 1) * int64_t(i + 1); },
+                         [&](size_t i) { return int64_t(p) * (p + 1) / 2 * int64_t(i + 1); });
+      // float32 (4-byte: 1024 elements is the limit) average of exact integers
+      check_one<float>(count, NEXAR_FLOAT32, NEXAR_AVG, ip, [](int r, size_t i) { return float(r * 2 + i % 5); },
+                       [&](size_t i) { return float(p - 1 + i % 5); });
+      check_one<double>(count, NEXAR_FLOAT64, NEXAR_MAX, ip, [](int r, size_t i) { return double((r * 31 + i) % 17); },
+                        [&](size_t i) {
+                          double m = 0;
+                          for (int r = 0; r < p; ++r) m = std::max(m, double((r * 31 + i) % 17));
+                          return m;
+                        });
+      check_one<uint8_t>(count, NEXAR_UINT8, NEXAR_MIN, ip, [](int r, size_t i) { return uint8_t(200 - r - i % 3); },
+                         [&](size_t i) { return uint8_t(200 - (p - 1) - i % 3); });
+    }
+  // Sums of non-integers round differently in other orders: every rank must hold the same bits.
+  for (size_t count : {size_t{1000}, size_t{1025}, size_t{(1u << 18) + 1}}) {
+    std::vector<float> x(count), y(count);
+    for (size_t i = 0; i < count; ++i) x[i] = 1.0f / float(g_rank + 3) + float(i) * 1e-3f;
+    PROBE_OK(nexar_allreduce(x.data(), y.data(), count, NEXAR_FLOAT32, NEXAR_SUM, g_world));
+    same_everywhere(y.data(), y.size() * sizeof(float));
+  }
+  for (size_t count : {size_t{0}, size_t{3}, size_t{1024}}) {
+    std::vector<int32_t> b(count);
+    for (size_t i = 0; i < count; ++i) b[i] = g_rank == p - 1 ? int32_t(i * 7) : -1;
+    PROBE_OK(nexar_broadcast(b.data(), count, NEXAR_INT32, p - 1, g_world));
+    for (size_t i = 0; i < count; ++i) PROBE_CHECK(b[i] == int32_t(i * 7));
+  }
+  PROBE_OK(nexar_barrier(g_world));
+}
+
+void storm() {
+  std::vector<int32_t> all(static_cast<size_t>(g_size));
+  for (int it = 0; it < 10000; ++it) {
+    int32_t v = g_rank + it, s = 0;
+    PROBE_OK(nexar_allreduce(&v, &s, 1, NEXAR_INT32, NEXAR_SUM, g_world));
+    PROBE_CHECK(s == g_size * it + g_size * (g_size - 1) / 2);
+    if (it % 2 == 0) {
+      PROBE_OK(nexar_allgather(&v, all.data(), 1, NEXAR_INT32, g_world));
+      for (int r = 0; r < g_size; ++r) PROBE_CHECK(all[static_cast<size_t>(r)] == r + it);
+    }
+  }
+}
+
+void mismatch(const std::string& what) {
+  size_t count = 4;
+  nexar_dtype_t dt = NEXAR_FLOAT32;
+  nexar_op_t op = NEXAR_SUM;
+  if (g_rank == 0) {
+    if (what == "count") count = 5;
+    else if (what == "dtype") dt = NEXAR_INT32;
+    else op = NEXAR_MAX;
+  }
+  std::vector<double> buf(8, 1.0);
+  const nexar_result_t r = nexar_allreduce(buf.data(), buf.data(), count, dt, op, g_world);
+  const std::string msg = nexar_comm_last_error(g_world);
+  std::printf("rank %d: mismatch %s: %s\n", g_rank, nexar_result_string(r), msg.c_str());
+  PROBE_CHECK(r == NEXAR_ERR_MISMATCH);
+  PROBE_CHECK(msg.find("allreduce") != std::string::npos && msg.find("world rank") != std::string::npos);
+  nexar_comm_destroy(g_world);
+  std::exit(0);
+}
+
+void kill_one() {
+  PROBE_OK(nexar_barrier(g_world));
+  std::vector<float> x(std::getenv("BIG") ? (1u << 18) : 4, 1.0f);
+  if (g_rank == g_size - 1) {
+    usleep(300 * 1000);  // the others are waiting in the allreduce by now
+    raise(SIGKILL);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const nexar_result_t r = nexar_allreduce(x.data(), x.data(), x.size(), NEXAR_FLOAT32, NEXAR_SUM, g_world);
+  std::printf("rank %d: kill %s after %.2f s: %s\n", g_rank, nexar_result_string(r), probe::seconds_since(t0),
+              nexar_comm_last_error(g_world));
+  PROBE_CHECK(r != NEXAR_SUCCESS && r != NEXAR_ERR_TIMEOUT);
+  std::fflush(stdout);
+  nexar_comm_destroy(g_world);
+  std::exit(0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: slot_probe counts|storm|mismatch:WHAT|kill\n");
+    return 2;
+  }
+  PROBE_OK(nexar_init(&g_world));
+  PROBE_OK(nexar_comm_rank(g_world, &g_rank));
+  PROBE_OK(nexar_comm_size(g_world, &g_size));
+  const std::string s = argv[1];
+  if (s == "counts") counts();
+  else if (s == "storm") storm();
+  else if (s.rfind("mismatch:", 0) == 0) mismatch(s.substr(9));
+  else if (s == "kill") kill_one();
+  else {
+    std::fprintf(stderr, "unknown scenario %s\n", s.c_str());
+    return 2;
+  }
+  std::printf("rank %d: %s ok\n", g_rank, s.c_str());
+  PROBE_OK(nexar_comm_destroy(g_world));
+  return 0;
+}
