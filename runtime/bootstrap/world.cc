@@ -30,6 +30,7 @@ World::~World() {
   // Order matters: the endpoint's thread calls into links, links into the engine; waiters
   // sleep on the shared-memory doorbell until the hub goes.
   rendezvous_.reset();
+  if (progress_) progress_->detach();  // waiters stop polling the endpoint before it goes
   endpoint_.reset();
   links_.clear();
   engine_->waiter().reset();
@@ -133,13 +134,6 @@ Status World::start_shm(std::vector<bool>* shm_peer) {
   cfg.allow_cma = params::get_bool("NEXAR_SHM_CMA");
   NX_RETURN_IF_ERROR(shm::ShmHub::create(cfg, engine_.get(), &shm_));
   NX_RETURN_IF_ERROR(shm_->connect(p2p::Clock::now() + connect_timeout()).with_context("joining the ranks on this host"));
-  // Waiting threads poll the rings, then sleep on this rank's inbox doorbell. With more
-  // ranks here than cores, the spin yields the CPU to the ranks it waits for.
-  cpu_set_t cpus;
-  int ncpu = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
-  const bool oversubscribed = static_cast<int>(cfg.local_ranks.size()) > ncpu;
-  const auto spin_ns = static_cast<int64_t>(std::max(0.0, params::get_double("NEXAR_SHM_SPIN_US")) * 1000);
-  engine_->waiter().configure(shm_->user_bell(), shm_.get(), spin_ns, oversubscribed);
   for (int p : shm_->peers()) {
     (*shm_peer)[static_cast<size_t>(p)] = true;
     engine_->set_link(p, shm_->link(p));
@@ -151,6 +145,30 @@ Status World::start_shm(std::vector<bool>* shm_peer) {
   return Status::Ok();
 }
 
+void World::configure_waiter() {
+  bool any_quic = false;
+  int here = 0;  // ranks on this host, this one included
+  for (int p = 0; p < info_.world_size; ++p) {
+    if (p != info_.rank && !uses_shm(p)) any_quic = true;
+    if (host_ids_[static_cast<size_t>(p)] == host_ids_[static_cast<size_t>(info_.rank)]) ++here;
+  }
+  if (!shm_ && !any_quic) return;
+  auto spin_us = [](const char* name) { return static_cast<int64_t>(std::max(0.0, params::get_double(name)) * 1000); };
+  const int64_t spin_ns = std::max(shm_ ? spin_us("NEXAR_SHM_SPIN_US") : 0, any_quic ? spin_us("NEXAR_QUIC_SPIN_US") : 0);
+  // With more ranks here than cores, the spin yields the CPU to the ranks it waits for.
+  cpu_set_t cpus;
+  const int ncpu = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+  const bool oversubscribed = here > ncpu;
+  progress_ = std::make_unique<WorldProgress>(shm_.get(), any_quic ? endpoint_.get() : nullptr);
+  // Completions ring the shared-memory inbox doorbell when there is one (senders on this
+  // host ring it too), else the waiter's own.
+  engine_->waiter().configure(shm_ ? shm_->user_bell() : nullptr, progress_.get(), spin_ns, oversubscribed,
+                              progress_.get());
+  NX_INFO(INIT, "rank %d waits polling%s%s for %lld us%s", info_.rank, shm_ ? " shared memory" : "",
+          any_quic ? " the QUIC socket" : "", static_cast<long long>(spin_ns / 1000),
+          oversubscribed ? " (yielding: more ranks than cores)" : "");
+}
+
 Status World::connect_mesh(const std::vector<std::string>& addresses) {
   // Shared memory for the ranks on this host (both sides decide alike from the tokens),
   // QUIC for the others; dial first so the handshakes overlap.
@@ -159,6 +177,7 @@ Status World::connect_mesh(const std::vector<std::string>& addresses) {
   for (int p = 0; p < info_.rank; ++p)
     if (!shm_candidate(p)) NX_RETURN_IF_ERROR(links_[static_cast<size_t>(p)]->dial(addresses[static_cast<size_t>(p)]));
   NX_RETURN_IF_ERROR(start_shm(&shm_peer));
+  configure_waiter();
   for (int p = 0; p < info_.world_size; ++p) {
     if (p == info_.rank) continue;
     NX_INFO(INIT, "rank %d -> rank %d: %s", info_.rank, p, shm_peer[static_cast<size_t>(p)] ? "shared memory" : "QUIC");

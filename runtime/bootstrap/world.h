@@ -7,6 +7,7 @@
 
 #include "bootstrap/launch_env.h"
 #include "bootstrap/peer_gate.h"
+#include "bootstrap/world_progress.h"
 #include "comm/comm.h"
 #include "p2p/engine.h"
 #include "p2p/self_link.h"
@@ -42,6 +43,9 @@ class World {
   Status start_shm(std::vector<bool>* shm_peer);
   // Rank p shares this rank's host and can share its memory (rendezvous entries).
   bool shm_candidate(int p) const;
+  // Waiting threads poll shared memory and the QUIC socket (whichever peers use), spinning
+  // NEXAR_SHM_SPIN_US / NEXAR_QUIC_SPIN_US before they sleep.
+  void configure_waiter();
 
   LaunchInfo info_;
   std::vector<std::string> host_ids_;
@@ -54,6 +58,7 @@ class World {
   std::unique_ptr<rendezvous::Client> rendezvous_;
   std::vector<shm::Token> shm_tokens_;  // index: world rank
   std::unique_ptr<shm::ShmHub> shm_;
+  std::unique_ptr<WorldProgress> progress_;  // what the engine's waiter polls
   bool closed_ = false;
 };
 

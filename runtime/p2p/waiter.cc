@@ -2,9 +2,11 @@
 
 namespace nexar::p2p {
 
-void Waiter::configure(shm::Doorbell* bell, Progress* progress, int64_t spin_ns, bool yield) {
+void Waiter::configure(shm::Doorbell* bell, Progress* progress, int64_t spin_ns, bool yield,
+                       SpinListener* listener) {
   bell_ = bell ? bell : &own_bell_;
   progress_ = progress;
+  listener_ = listener;
   spin_ns_ = spin_ns;
   yield_ = yield;
 }

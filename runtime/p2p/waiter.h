@@ -20,6 +20,17 @@ using Clock = std::chrono::steady_clock;
 
 using shm::Progress;
 
+// Optionally told when a waiting thread starts and stops polling a Progress in a loop: a
+// transport whose own thread watches for the same work steps back meanwhile (the QUIC
+// endpoint stops watching its socket, so a datagram wakes no second thread).
+class SpinListener {
+ public:
+  virtual ~SpinListener() = default;
+  virtual void spin_begin() = 0;
+  // going_to_sleep: the spin found nothing and the thread now sleeps on its doorbell.
+  virtual void spin_end(bool going_to_sleep) = 0;
+};
+
 class Waiter {
  public:
   Waiter() = default;
@@ -30,7 +41,9 @@ class Waiter {
   // bell: where completions and senders ring (may be shared memory); progress: polled
   // while waiting (may be null); spin_ns: how long to poll before sleeping; yield: give up
   // the CPU between polls (more ranks than cores).
-  void configure(shm::Doorbell* bell, Progress* progress, int64_t spin_ns, bool yield);
+  // listener (may be null) hears when a wait starts and ends its spin.
+  void configure(shm::Doorbell* bell, Progress* progress, int64_t spin_ns, bool yield,
+                 SpinListener* listener = nullptr);
   void reset() { configure(nullptr, nullptr, 0, false); }
 
   shm::Doorbell* bell() { return bell_; }
@@ -68,6 +81,7 @@ class Waiter {
   shm::Doorbell own_bell_;
   shm::Doorbell* bell_ = &own_bell_;
   Progress* progress_ = nullptr;
+  SpinListener* listener_ = nullptr;
   int64_t spin_ns_ = 0;
   bool yield_ = false;
   std::atomic<int> score_{1};
@@ -87,9 +101,11 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
     const int64_t hard = yield_ ? 0 : hard_spin_ns();
     const auto hard_end = start + std::chrono::nanoseconds(std::min<int64_t>(spin_ns_, hard));
     bool hard_phase = hard > 0;
+    if (listener_) listener_->spin_begin();
     for (unsigned n = 1;; ++n) {
       progress_->poll();
       if (done()) {
+        if (listener_) listener_->spin_end(false);
         // Evidence either way: caught while spinning hard, or right after the first yields
         // (the peer needed our core). A long wait says nothing.
         if (hard > 0) {
@@ -114,6 +130,7 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
         relax();
       }
     }
+    if (listener_) listener_->spin_end(true);
   }
   shm::Doorbell* b = bell_;
   for (;;) {

@@ -1,5 +1,6 @@
 // One QUIC connection as its Application sees it. See endpoint.h for threading: every
-// call here and every Application callback happens on the endpoint's progress thread.
+// call here and every Application callback happens under the endpoint's lock (on its
+// progress thread, or on a thread inside Endpoint::try_run or Endpoint::poll).
 #pragma once
 
 #include <ngtcp2/ngtcp2.h>

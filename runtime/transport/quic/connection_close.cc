@@ -108,6 +108,7 @@ void ConnectionImpl::finish(const Status& why) {
   if (app_ != nullptr) app_->on_closed(*this, why);
   app_ = nullptr;
   ep_->mark_dirty(this);  // the endpoint reaps it after this round
+  if (ep_->direct()) ep_->need_loop();
 }
 
 void ConnectionImpl::close_for_shutdown() {

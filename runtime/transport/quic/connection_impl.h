@@ -1,6 +1,6 @@
 // The QUIC connection behind the Connection interface: an ngtcp2_conn, its GnuTLS
 // session, and the glue to the endpoint (socket, CID map, timers) and the Application.
-// Everything here runs on the endpoint's progress thread.
+// Everything here runs under the endpoint's lock (endpoint.h).
 //
 // Split by concern: connection_setup.cc (creation, settings, TLS), connection_callbacks.cc
 // (ngtcp2 callbacks), connection_io.cc (packets in, packets out, timers),
@@ -90,6 +90,7 @@ class ConnectionImpl final : public Connection {
   void request_close(CloseRequest req);
   void request_liberr_close(int liberr, const char* where);
   void carry_out_close();
+  bool close_now();  // carries out a requested close (or leaves it to the loop); true if any
   void on_read_error(int rv);
   Status remote_close_status() const;
   Status crypto_failure_status() const;

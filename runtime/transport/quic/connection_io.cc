@@ -77,9 +77,22 @@ void ConnectionImpl::take_offer(ngtcp2_ssize ndatalen) {
   if (n > 0 || fin_taken) app_->on_written(*this, offer_.sid, static_cast<size_t>(n), fin_taken);
 }
 
+// A close is carried out by the progress thread only: it calls the application back
+// (on_closed) and the connection is reaped after it, which a thread inside try_run or
+// poll must not run into.
+bool ConnectionImpl::close_now() {
+  if (!close_) return false;
+  if (ep_->direct()) {
+    ep_->mark_dirty(this);
+    ep_->need_loop();
+  } else {
+    carry_out_close();
+  }
+  return true;
+}
+
 void ConnectionImpl::write(ngtcp2_tstamp now) {
-  if (finished_) return;
-  if (close_) return carry_out_close();
+  if (finished_ || close_now()) return;
   if (!flush_pending()) return;
   const size_t pkt = std::max<size_t>(ngtcp2_conn_get_path_max_tx_udp_payload_size(conn_), 1200);
   const size_t quantum = std::max(ngtcp2_conn_get_send_quantum(conn_), pkt);
@@ -143,7 +156,7 @@ void ConnectionImpl::write(ngtcp2_tstamp now) {
   }
   if (off > 0) send_batch(ps.path, off, segment);
   ngtcp2_conn_update_pkt_tx_time(conn_, now);
-  if (close_) carry_out_close();
+  close_now();
 }
 
 }  // namespace nexar::quic

@@ -1,5 +1,6 @@
 // Endpoint creation and its thread-safe API; connection bookkeeping for the loop.
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -44,6 +45,8 @@ Status EndpointImpl::start(const Address& bind_to) {
   NX_RETURN_IF_ERROR(socket_.open(bind_to));
   wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (wake_fd_ < 0) return Status(NEXAR_ERR_SYSTEM, std::string("eventfd: ") + std::strerror(errno));
+  timer_fd_ = ::timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);  // now_ns()'s clock
+  if (timer_fd_ < 0) return Status(NEXAR_ERR_SYSTEM, std::string("timerfd: ") + std::strerror(errno));
   NX_INFO(NET, "QUIC endpoint of %s bound to %s (GSO %s)", config_.tls->self().to_string().c_str(),
           local_address().c_str(), socket_.gso() ? "on" : "off");
   thread_ = std::thread([this] { run(); });
@@ -59,6 +62,7 @@ EndpointImpl::~EndpointImpl() {
     thread_.join();
   }
   if (wake_fd_ >= 0) ::close(wake_fd_);
+  if (timer_fd_ >= 0) ::close(timer_fd_);
 }
 
 void EndpointImpl::set_accept_handler(AcceptHandler handler) {
@@ -101,6 +105,10 @@ void EndpointImpl::post(std::function<void()> fn) {
     std::lock_guard<std::mutex> lock(mu_);
     posted_.push_back(std::move(fn));
   }
+  wake();
+}
+
+void EndpointImpl::wake() {
   uint64_t one = 1;
   while (::write(wake_fd_, &one, sizeof(one)) < 0 && errno == EINTR) {
   }

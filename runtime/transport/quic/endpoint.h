@@ -2,8 +2,11 @@
 // connection ID. Connections carry byte streams to an Application (the nexar message
 // layer, or HTTP/3 for the rendezvous); the endpoint does the I/O, TLS, timers, GSO/GRO.
 //
-// Threading: every Application callback and every Connection method runs on the
-// endpoint's progress thread. Other threads reach it only through Endpoint::post().
+// Threading: every Application callback and every Connection method runs under the
+// endpoint's lock: on the progress thread (which holds it except while it sleeps), or on
+// a thread inside try_run (a sender writing its own packets) or poll() (a waiting thread
+// reading the socket itself). Other threads reach it through post(), try_run() or poll().
+// Connection closes (Application::on_closed) always run on the progress thread.
 #pragma once
 
 #include <sys/socket.h>
@@ -54,7 +57,7 @@ class Endpoint {
   virtual std::string local_address() const = 0;
   virtual uint16_t local_port() const = 0;
 
-  // Server side. Called on the progress thread after a client's handshake completed and
+  // Server side. Called under the endpoint's lock after a client's handshake completed and
   // its certificate verified (conn.peer() is set). Return the Application that will own
   // the connection's streams, or nullptr to refuse it (closed with an error). The
   // returned Application then gets on_connected(conn) like a client's does.
@@ -63,7 +66,7 @@ class Endpoint {
   virtual void set_accept_handler(AcceptHandler handler) = 0;
 
   // Client side. Starts a connection to address ("host:port", IP literals only) with alpn.
-  // Thread-safe. Later, on the progress thread, app gets on_connected(conn) once the
+  // Thread-safe. Later, under the endpoint's lock, app gets on_connected(conn) once the
   // handshake completed and the server proved to be `expect`, or on_closed(conn, error):
   // NEXAR_ERR_AUTH (bad certificate), NEXAR_ERR_TIMEOUT / NEXAR_ERR_PEER_LOST (no answer).
   // app must outlive the connection (until on_closed returned).
@@ -72,6 +75,31 @@ class Endpoint {
 
   // Runs fn on the progress thread, soon. Thread-safe; wakes the loop.
   virtual void post(std::function<void()> fn) = 0;
+  // Runs fn(arg) at once on the calling thread when no other thread holds the endpoint's
+  // lock (waiting a few microseconds for it), then writes the packets it scheduled, and
+  // returns true: a sender's packets leave without waking the progress thread. False when
+  // the lock stayed busy: fn did not run; post() it instead. Called from inside a callback
+  // (the lock already held by this thread), fn runs at once and its packets leave when
+  // the callback's caller writes. Thread-safe.
+  virtual bool try_run(void (*fn)(void*), void* arg) = 0;
+  // The progress thread's work, done by the calling thread if no other thread is doing it
+  // (a try-lock, never a wait): receives the queued datagrams, feeds them through the
+  // connections (Application callbacks run on this thread), services due timers, writes
+  // what became due. Returns the number of datagrams received. For threads that wait for
+  // a message (p2p::Waiter): the datagram is processed where it is awaited, without a
+  // thread hand-off. Thread-safe; nothing happens when called from inside a callback.
+  virtual size_t poll() = 0;
+  // A thread starts / stops calling poll() in a loop: while any does, the progress thread
+  // stops watching the socket (else every datagram would wake it too, and it would take
+  // the lock ahead of the poller), and only wakes for timers and posted work, or at least
+  // every millisecond. leave_spin(true) before the thread sleeps: the progress thread then
+  // watches the socket again at once.
+  virtual void enter_spin() = 0;
+  virtual void leave_spin(bool going_to_sleep) = 0;
+  // Datagrams that poll() received (not the progress thread), since creation.
+  virtual uint64_t polled_datagrams() const = 0;
+  // True on a thread that holds the endpoint's lock (the progress thread while it works,
+  // a thread inside try_run or poll).
   virtual bool on_progress_thread() const = 0;
 
   virtual const EndpointConfig& config() const = 0;

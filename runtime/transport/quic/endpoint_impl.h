@@ -1,5 +1,11 @@
 // The endpoint behind the Endpoint interface: socket, progress thread, CID map, posted
-// work. endpoint.cc: creation and the thread-safe API; endpoint_loop.cc: the thread.
+// work. endpoint.cc: creation and the thread-safe API; endpoint_loop.cc: the thread;
+// endpoint_poll.cc: the lock, and the work other threads do under it (try_run, poll).
+//
+// io_mu_ guards every connection and the loop's state. The progress thread holds it except
+// while it sleeps in ppoll; a sending thread (try_run) or a waiting thread (poll) takes it
+// in between and does the work itself. ngtcp2's timers live in a timerfd, so a thread that
+// moved the earliest expiry re-arms it instead of waking the loop.
 #pragma once
 
 #include <atomic>
@@ -30,26 +36,47 @@ class EndpointImpl final : public Endpoint {
   Status connect(const std::string& address, const std::string& alpn, ExpectedPeer expect,
                  Application* app) override;
   void post(std::function<void()> fn) override;
-  bool on_progress_thread() const override { return std::this_thread::get_id() == thread_id_.load(); }
+  bool try_run(void (*fn)(void*), void* arg) override;
+  size_t poll() override;
+  void enter_spin() override;
+  void leave_spin(bool going_to_sleep) override;
+  uint64_t polled_datagrams() const override { return polled_.load(std::memory_order_relaxed); }
+  bool on_progress_thread() const override { return inside_ == this; }
   const EndpointConfig& config() const override { return config_; }
 
-  // For connections (progress thread).
+  // For connections (under io_mu_).
   UdpSocket& socket() { return socket_; }
   void add_cid(const uint8_t* cid, size_t len, ConnectionImpl* conn);
   void remove_cid(const uint8_t* cid, size_t len);
   void mark_dirty(ConnectionImpl* conn);
   void want_writable() { want_writable_ = true; }
+  // Inside try_run / poll: a thread other than the progress thread, which leaves closes
+  // (everything that ends in Application::on_closed) to the progress thread.
+  bool direct() const { return direct_; }
+  // A direct worker found work only the progress thread may do: it is woken on the way out.
+  void need_loop() { need_loop_ = true; }
   // The accept handler's answer for a verified client (nullptr: refuse).
   Application* accept(Connection& conn);
 
  private:
+  // The endpoint whose io_mu_ this thread holds, if any.
+  static thread_local const EndpointImpl* inside_;
+
   void run();
   void run_posted();
+  void wake();
+  bool lock_briefly();
+  // Takes io_mu_ for a direct worker / gives it back (re-arming the timer, waking the loop
+  // when it must carry out closes or retry writes).
+  void enter_direct();
+  void leave_direct();
+  void arm_timer(ngtcp2_tstamp at);
+  void write_all_dirty(ngtcp2_tstamp now);
   void on_datagram(const Address& from, uint8_t* data, size_t len, ngtcp2_tstamp now);
   void accept_new(const Address& from, uint8_t* data, size_t len, ngtcp2_tstamp now);
   void on_icmp_error(const Address& dest, int err);
   ngtcp2_tstamp next_expiry() const;
-  void service_timers(ngtcp2_tstamp now);
+  bool service_timers(ngtcp2_tstamp now);  // true if any connection's timer was due
   void write_dirty(ngtcp2_tstamp now);
   void reap();
   void close_all();
@@ -57,14 +84,22 @@ class EndpointImpl final : public Endpoint {
   EndpointConfig config_;
   UdpSocket socket_;
   int wake_fd_ = -1;
+  int timer_fd_ = -1;
   std::thread thread_;
-  std::atomic<std::thread::id> thread_id_{};
+  std::atomic<uint64_t> polled_{0};
+  std::atomic<bool> loop_wants_lock_{false};  // the progress thread waits for io_mu_
+  std::atomic<int> spinners_{0};              // threads between enter_spin and leave_spin
+  std::atomic<bool> loop_blind_{false};       // the progress thread sleeps without the socket
 
   std::mutex mu_;  // guards posted_ and accept_handler_
   std::vector<std::function<void()>> posted_;
   AcceptHandler accept_handler_;
 
-  // Progress thread only.
+  // Guards everything below it (see the top of this file).
+  std::mutex io_mu_;
+  ngtcp2_tstamp armed_ = UINT64_MAX;  // when timer_fd_ fires (UINT64_MAX: disarmed)
+  bool direct_ = false;
+  bool need_loop_ = false;
   bool stopping_ = false;
   bool want_writable_ = false;
   std::vector<std::unique_ptr<ConnectionImpl>> conns_;

@@ -1,11 +1,13 @@
-// The progress thread: one ppoll over the socket and the wake-up eventfd, with the
-// earliest ngtcp2 expiry as a nanosecond timeout (timer slack 1 ns, so pacing is not
-// throttled by the kernel's default 50 us slack).
+// The progress thread: one ppoll over the socket, the wake-up eventfd and the timerfd
+// that holds the earliest ngtcp2 expiry (nanosecond resolution, timer slack 1 ns, so
+// pacing is not throttled by the kernel's default 50 us slack). It holds io_mu_ except
+// while it sleeps; try_run and poll (endpoint_poll.cc) let other threads work in between.
 #include <poll.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "core/log.h"
@@ -14,24 +16,42 @@
 namespace nexar::quic {
 
 void EndpointImpl::run() {
-  thread_id_.store(std::this_thread::get_id());
   prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  io_mu_.lock();
+  inside_ = this;
   while (!stopping_) {
-    pollfd fds[2] = {{socket_.fd(), static_cast<short>(POLLIN | (want_writable_ ? POLLOUT : 0)), 0},
-                     {wake_fd_, POLLIN, 0}};
-    ngtcp2_tstamp now = now_ns();
-    ngtcp2_tstamp next = next_expiry();
-    timespec tmo{};
-    timespec* ptmo = nullptr;
-    if (next != UINT64_MAX) {
-      ngtcp2_tstamp d = next > now ? next - now : 0;
-      tmo.tv_sec = static_cast<time_t>(d / NGTCP2_SECONDS);
-      tmo.tv_nsec = static_cast<long>(d % NGTCP2_SECONDS);
-      ptmo = &tmo;
+    arm_timer(next_expiry());
+    // Blind while threads spin in poll(): they read the socket (endpoint.h, enter_spin).
+    bool blind = false;
+    if (spinners_.load(std::memory_order_relaxed) > 0) {
+      loop_blind_.store(true, std::memory_order_seq_cst);
+      blind = spinners_.load(std::memory_order_seq_cst) > 0;
+      if (!blind) loop_blind_.store(false, std::memory_order_relaxed);
     }
-    int n = ::ppoll(fds, 2, ptmo, nullptr);
+    // Blind, the spinning threads also run the timers (poll() services them): the loop
+    // wakes for posted work, writability, or after a millisecond to look again.
+    pollfd fds[3] = {{socket_.fd(), static_cast<short>((blind ? 0 : POLLIN) | (want_writable_ ? POLLOUT : 0)), 0},
+                     {wake_fd_, POLLIN, 0},
+                     {timer_fd_, static_cast<short>(blind ? 0 : POLLIN), 0}};
+    timespec zero{};
+    timespec blind_bound{0, 1000000};
+    timespec* tmo = !dirty_.empty() ? &zero : (blind ? &blind_bound : nullptr);  // else the timer bounds the sleep
+    inside_ = nullptr;
+    io_mu_.unlock();
+    int n = ::ppoll(fds, 3, tmo, nullptr);
+    if (blind) loop_blind_.store(false, std::memory_order_relaxed);
+    loop_wants_lock_.store(true, std::memory_order_relaxed);
+    io_mu_.lock();
+    loop_wants_lock_.store(false, std::memory_order_relaxed);
+    inside_ = this;
     if (n < 0 && errno != EINTR) NX_WARN(NET, "ppoll: %s", std::strerror(errno));
     if (n > 0 && (fds[1].revents & POLLIN)) run_posted();
+    if (n > 0 && (fds[2].revents & POLLIN)) {
+      uint64_t ticks;
+      while (::read(timer_fd_, &ticks, sizeof(ticks)) < 0 && errno == EINTR) {
+      }
+      armed_ = UINT64_MAX;  // fired: re-armed at the top
+    }
     if (n > 0 && (fds[0].revents & POLLERR))
       socket_.drain_errors([this](const Address& dest, int err) { on_icmp_error(dest, err); });
     if (n > 0 && (fds[0].revents & POLLIN)) {
@@ -42,11 +62,13 @@ void EndpointImpl::run() {
       want_writable_ = false;
       for (auto& c : conns_) mark_dirty(c.get());
     }
-    now = now_ns();
+    const ngtcp2_tstamp now = now_ns();
     service_timers(now);
-    write_dirty(now);
+    write_all_dirty(now);
     reap();
   }
+  inside_ = nullptr;
+  io_mu_.unlock();
 }
 
 void EndpointImpl::on_datagram(const Address& from, uint8_t* data, size_t len, ngtcp2_tstamp now) {
@@ -98,9 +120,15 @@ ngtcp2_tstamp EndpointImpl::next_expiry() const {
   return next;
 }
 
-void EndpointImpl::service_timers(ngtcp2_tstamp now) {
-  for (auto& c : conns_)
-    if (c->expiry() <= now) c->on_expiry(now);
+bool EndpointImpl::service_timers(ngtcp2_tstamp now) {
+  bool any = false;
+  for (auto& c : conns_) {
+    if (c->expiry() <= now) {
+      c->on_expiry(now);
+      any = true;
+    }
+  }
+  return any;
 }
 
 void EndpointImpl::write_dirty(ngtcp2_tstamp now) {

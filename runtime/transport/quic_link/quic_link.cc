@@ -56,10 +56,12 @@ Status QuicLink::wait_ready(std::chrono::steady_clock::time_point deadline) {
 void QuicLink::send_bye() {
   std::vector<uint8_t> frame;
   encode_bye(&frame);
-  std::lock_guard<std::mutex> lock(mu_);
-  if (!dead_.ok()) return;
-  ctrl_tx_.append(std::move(frame));
-  schedule_write_locked();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!dead_.ok()) return;
+    ctrl_tx_.append(std::move(frame));
+  }
+  request_write();
 }
 
 Status QuicLink::wait_goodbye(std::chrono::steady_clock::time_point deadline) {

@@ -1,7 +1,9 @@
 // A PeerLink over one QUIC connection: the nexar message protocol of wire.h. Sends come
-// from user threads (queued under a mutex, written by the progress thread); receives are
-// parsed on the progress thread and handed to the engine (InboundSink), with flow-control
-// credit returned only as the engine accepts data (back-pressure).
+// from user threads (queued under a mutex, then written by the sending thread itself when
+// the endpoint is free, else by the progress thread); receives are parsed under the
+// endpoint's lock (by the progress thread, or by a waiting thread in Endpoint::poll) and
+// handed to the engine (InboundSink), with flow-control credit returned only as the
+// engine accepts data (back-pressure).
 #pragma once
 
 #include <condition_variable>
@@ -78,7 +80,7 @@ class QuicLink final : public transport::PeerLink, public quic::Application {
     std::vector<uint8_t> early;  // payload that came before its LARGE frame
   };
 
-  // rx (progress thread)
+  // rx (under the endpoint's lock)
   Status on_control_data(const uint8_t* data, size_t len);
   Status handle_frame(const Frame& f);
   Status on_large_data(int64_t sid, const uint8_t* data, size_t len, bool fin);
@@ -88,9 +90,12 @@ class QuicLink final : public transport::PeerLink, public quic::Application {
   // close the stream and give the peer its stream credit back.
   void finish_stream(int64_t sid);
   void resume_on_progress();
-  // tx (progress thread)
+  // tx (under the endpoint's lock)
   void start_large_streams();
-  void schedule_write_locked();
+  // Gets queued frames written: on this thread if the endpoint is free, else posted. Call
+  // without mu_ (the endpoint's lock comes before it).
+  void request_write();
+  void write_now();  // under the endpoint's lock
   void fail_everything(const Status& why, bool tell_sink);
 
   const int self_rank_, world_size_, peer_;
@@ -110,7 +115,7 @@ class QuicLink final : public transport::PeerLink, public quic::Application {
   bool bye_received_ = false;
   Status dead_;  // set once the connection is gone
 
-  // Progress thread only.
+  // Under the endpoint's lock only (the progress thread, or a thread inside try_run/poll).
   quic::Connection* conn_ = nullptr;
   int64_t ctrl_sid_ = -1;
   bool ctrl_blocked_ = false;

@@ -1,6 +1,7 @@
-// QuicLink send side. User threads queue frames and large messages under mu_; the
-// progress thread hands bytes to QUIC (next_write / on_written) and completes a large
-// send only when the peer acknowledged all of it (QUIC may retransmit until then).
+// QuicLink send side. User threads queue frames and large messages under mu_, then the
+// sender itself (Endpoint::try_run) or the progress thread hands bytes to QUIC (next_write
+// / on_written); a large send completes only when the peer acknowledged all of it (QUIC
+// may retransmit until then).
 #include <cstring>
 #include <future>
 
@@ -25,8 +26,8 @@ void QuicLink::send(transport::SendOp* op) {
   }
   if (inline_msg) {
     ctrl_tx_.append(std::move(frame));
-    schedule_write_locked();
     lock.unlock();
+    request_write();
     op->complete(Status::Ok());  // the payload was copied
     return;
   }
@@ -36,29 +37,42 @@ void QuicLink::send(transport::SendOp* op) {
   ctrl_tx_.append(std::move(frame));
   large_waiting_.push_back(t);
   ++large_unacked_;
-  schedule_write_locked();
+  lock.unlock();
+  request_write();
 }
 
 void QuicLink::send_abort(uint32_t ctx, const Status& why) {
   std::vector<uint8_t> frame;
   encode_abort(&frame, ctx, why.code(), why.message());
-  std::lock_guard<std::mutex> lock(mu_);
-  if (!dead_.ok()) return;
-  ctrl_tx_.append(std::move(frame));
-  schedule_write_locked();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!dead_.ok()) return;
+    ctrl_tx_.append(std::move(frame));
+  }
+  request_write();
 }
 
-void QuicLink::schedule_write_locked() {
-  if (write_posted_) return;
-  write_posted_ = true;
+// The calling thread writes the packets itself when the endpoint is free: waking the
+// progress thread for every message cost a thread hand-off (tens of microseconds).
+void QuicLink::request_write() {
+  if (endpoint_->try_run([](void* self) { static_cast<QuicLink*>(self)->write_now(); }, this)) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (write_posted_) return;  // the posted write_now will see what was just queued
+    write_posted_ = true;
+  }
   endpoint_->post([this] {
     {
       std::lock_guard<std::mutex> lock(mu_);
       write_posted_ = false;
     }
-    start_large_streams();
-    if (conn_) conn_->schedule_write();
+    write_now();
   });
+}
+
+void QuicLink::write_now() {
+  start_large_streams();
+  if (conn_) conn_->schedule_write();
 }
 
 void QuicLink::cancel(transport::SendOp* op, const Status&) {

@@ -1,0 +1,47 @@
+// What a waiting thread of this rank polls (p2p::Waiter): the shared-memory rings of the
+// ranks on this host and the QUIC endpoint's socket, whichever exist. Polling the socket
+// where a message is awaited takes the progress thread's hand-off (two thread wake-ups,
+// tens of microseconds on a VM) off the path of every QUIC message.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "p2p/waiter.h"
+#include "transport/quic/endpoint.h"
+#include "transport/shm/progress.h"
+
+namespace nexar::bootstrap {
+
+class WorldProgress final : public shm::Progress, public p2p::SpinListener {
+ public:
+  // Either may be null; detach() before the endpoint goes.
+  WorldProgress(shm::Progress* shm, quic::Endpoint* endpoint) : shm_(shm), endpoint_(endpoint) {}
+  void detach() { endpoint_.store(nullptr, std::memory_order_release); }
+
+  void poll() override {
+    if (shm_ != nullptr) {
+      shm_->poll();
+      // A shared-memory poll costs nanoseconds, a socket's a system call: with both, the
+      // socket is read every kShmPollsPerSocket-th time only, so shm latency stays.
+      const uint32_t n = calls_.load(std::memory_order_relaxed) + 1;
+      calls_.store(n, std::memory_order_relaxed);
+      if ((n & (kShmPollsPerSocket - 1)) != 0) return;
+    }
+    if (quic::Endpoint* ep = endpoint_.load(std::memory_order_acquire)) ep->poll();
+  }
+  void spin_begin() override {
+    if (quic::Endpoint* ep = endpoint_.load(std::memory_order_acquire)) ep->enter_spin();
+  }
+  void spin_end(bool going_to_sleep) override {
+    if (quic::Endpoint* ep = endpoint_.load(std::memory_order_acquire)) ep->leave_spin(going_to_sleep);
+  }
+
+ private:
+  static constexpr uint32_t kShmPollsPerSocket = 16;
+  shm::Progress* const shm_;
+  std::atomic<quic::Endpoint*> endpoint_;
+  std::atomic<uint32_t> calls_{0};  // a sampling rate: increments lost between threads do no harm
+};
+
+}  // namespace nexar::bootstrap

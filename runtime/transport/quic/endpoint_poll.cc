@@ -1,0 +1,134 @@
+// The endpoint's lock, and the work threads other than the progress thread do under it:
+// a sender writes its own packets (try_run), a waiting thread reads the socket itself
+// (poll). Either way no thread hand-off (an eventfd or futex wake-up, tens of microseconds
+// on a VM) lies between a message and the thread that sends or awaits it. Closes stay on
+// the progress thread: a direct worker only requests them (need_loop) and wakes it.
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "core/log.h"
+#include "transport/quic/endpoint_impl.h"
+
+namespace nexar::quic {
+
+thread_local const EndpointImpl* EndpointImpl::inside_ = nullptr;
+
+namespace {
+// A timer armed for within this much that no longer matches the earliest expiry would
+// wake the loop for nothing: re-armed. Farther out, a stale timer costs one spare wake-up.
+constexpr ngtcp2_tstamp kStaleTimerNs = 2 * NGTCP2_MILLISECONDS;
+// How long a sender waits for the progress thread to let go of the lock before it posts.
+constexpr ngtcp2_tstamp kLockSpinNs = 20 * NGTCP2_MICROSECONDS;
+
+inline void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+}  // namespace
+
+bool EndpointImpl::lock_briefly() {
+  if (io_mu_.try_lock()) return true;
+  const ngtcp2_tstamp give_up = now_ns() + kLockSpinNs;
+  do {
+    for (int i = 0; i < 64; ++i) relax();
+    if (io_mu_.try_lock()) return true;
+  } while (now_ns() < give_up);
+  return false;
+}
+
+void EndpointImpl::enter_direct() {
+  inside_ = this;
+  direct_ = true;
+}
+
+void EndpointImpl::leave_direct() {
+  // What was done moved the earliest expiry: sooner (pacing, loss detection, a delayed
+  // ACK), or later (the ACK the timer waited for went out with the packets just written).
+  // A blind loop (threads spin in poll) ignores the timer and re-arms it when it looks again.
+  if (!loop_blind_.load(std::memory_order_relaxed)) {
+    const ngtcp2_tstamp now = now_ns();
+    const ngtcp2_tstamp next = next_expiry();
+    if (next < armed_ || (next != armed_ && armed_ < now + kStaleTimerNs)) arm_timer(next);
+  }
+  const bool wake_loop = need_loop_ || want_writable_ || !dirty_.empty();
+  need_loop_ = false;
+  direct_ = false;
+  inside_ = nullptr;
+  io_mu_.unlock();
+  if (wake_loop) wake();
+}
+
+bool EndpointImpl::try_run(void (*fn)(void*), void* arg) {
+  if (inside_ == this) {  // inside a callback: whoever called it writes afterwards
+    fn(arg);
+    return true;
+  }
+  if (!lock_briefly()) return false;
+  enter_direct();
+  fn(arg);
+  write_all_dirty(now_ns());
+  leave_direct();
+  return true;
+}
+
+size_t EndpointImpl::poll() {
+  // Never nested, and never ahead of a progress thread that waits for the lock (timers,
+  // closes, posted work): a spinning poller would otherwise starve it.
+  if (inside_ == this || loop_wants_lock_.load(std::memory_order_relaxed) || !io_mu_.try_lock()) return 0;
+  enter_direct();
+  const ngtcp2_tstamp rx = now_ns();
+  const size_t n = socket_.receive([this, rx](const Address& from, uint8_t* data, size_t len) {
+    on_datagram(from, data, len, rx);
+  });
+  const ngtcp2_tstamp now = n > 0 ? now_ns() : rx;
+  const bool timers = service_timers(now);
+  if (n == 0 && !timers && dirty_.empty()) {  // the common idle spin: nothing to re-arm
+    direct_ = false;
+    inside_ = nullptr;
+    io_mu_.unlock();
+    return 0;
+  }
+  write_all_dirty(now);
+  polled_.fetch_add(n, std::memory_order_relaxed);
+  leave_direct();
+  return n;
+}
+
+void EndpointImpl::enter_spin() { spinners_.fetch_add(1, std::memory_order_seq_cst); }
+
+void EndpointImpl::leave_spin(bool going_to_sleep) {
+  // Dekker with run(): it sets loop_blind_ then reads spinners_; we drop spinners_ then
+  // read loop_blind_; one of the two sees the other. A thread that got its message lets a
+  // blind loop notice by its millisecond bound (it usually spins again before then); one
+  // that goes to sleep needs the loop to watch the socket now.
+  if (spinners_.fetch_sub(1, std::memory_order_seq_cst) == 1 && going_to_sleep &&
+      loop_blind_.load(std::memory_order_seq_cst))
+    wake();
+}
+
+void EndpointImpl::arm_timer(ngtcp2_tstamp at) {
+  if (at == armed_) return;
+  itimerspec its{};
+  if (at != UINT64_MAX) {  // absolute CLOCK_MONOTONIC (now_ns()'s clock); 0 would disarm
+    its.it_value.tv_sec = static_cast<time_t>(at / NGTCP2_SECONDS);
+    its.it_value.tv_nsec = static_cast<long>(at % NGTCP2_SECONDS);
+    if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0) its.it_value.tv_nsec = 1;
+  }
+  if (::timerfd_settime(timer_fd_, TFD_TIMER_ABSTIME, &its, nullptr) != 0) {
+    NX_WARN(NET, "timerfd_settime: %s", std::strerror(errno));
+    return;
+  }
+  armed_ = at;
+}
+
+void EndpointImpl::write_all_dirty(ngtcp2_tstamp now) {
+  // A write may make another connection (or itself) dirty: a few passes; the rest is left
+  // for the loop's next turn (which then does not sleep).
+  for (int pass = 0; pass < 4 && !dirty_.empty(); ++pass) write_dirty(now);
+}
+
+}  // namespace nexar::quic
