@@ -71,6 +71,7 @@ class EndpointImpl final : public Endpoint {
   void enter_direct();
   void leave_direct();
   void arm_timer(ngtcp2_tstamp at);
+  void rearm_timer();  // to the earliest expiry, unless only a stale far one would move
   void write_all_dirty(ngtcp2_tstamp now);
   void on_datagram(const Address& from, uint8_t* data, size_t len, ngtcp2_tstamp now);
   void accept_new(const Address& from, uint8_t* data, size_t len, ngtcp2_tstamp now);
@@ -90,6 +91,7 @@ class EndpointImpl final : public Endpoint {
   std::atomic<bool> loop_wants_lock_{false};  // the progress thread waits for io_mu_
   std::atomic<int> spinners_{0};              // threads between enter_spin and leave_spin
   std::atomic<bool> loop_blind_{false};       // the progress thread sleeps without the socket
+  std::atomic<bool> timer_stale_{false};      // the timerfd may not match the earliest expiry
 
   std::mutex mu_;  // guards posted_ and accept_handler_
   std::vector<std::function<void()>> posted_;

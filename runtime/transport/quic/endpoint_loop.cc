@@ -20,19 +20,25 @@ void EndpointImpl::run() {
   io_mu_.lock();
   inside_ = this;
   while (!stopping_) {
-    arm_timer(next_expiry());
-    // Blind while threads spin in poll(): they read the socket (endpoint.h, enter_spin).
+    // Blind while threads spin in poll(): they read the socket and run the timers
+    // (endpoint.h, enter_spin), and the last one out re-arms the timer (leave_spin). The
+    // loop wakes for posted work, writability, or after a millisecond to look again.
     bool blind = false;
     if (spinners_.load(std::memory_order_relaxed) > 0) {
       loop_blind_.store(true, std::memory_order_seq_cst);
       blind = spinners_.load(std::memory_order_seq_cst) > 0;
       if (!blind) loop_blind_.store(false, std::memory_order_relaxed);
     }
-    // Blind, the spinning threads also run the timers (poll() services them): the loop
-    // wakes for posted work, writability, or after a millisecond to look again.
+    if (blind) {
+      timer_stale_.store(true, std::memory_order_relaxed);
+      arm_timer(UINT64_MAX);
+    } else {
+      timer_stale_.store(false, std::memory_order_relaxed);
+      arm_timer(next_expiry());
+    }
     pollfd fds[3] = {{socket_.fd(), static_cast<short>((blind ? 0 : POLLIN) | (want_writable_ ? POLLOUT : 0)), 0},
                      {wake_fd_, POLLIN, 0},
-                     {timer_fd_, static_cast<short>(blind ? 0 : POLLIN), 0}};
+                     {timer_fd_, POLLIN, 0}};
     timespec zero{};
     timespec blind_bound{0, 1000000};
     timespec* tmo = !dirty_.empty() ? &zero : (blind ? &blind_bound : nullptr);  // else the timer bounds the sleep

@@ -46,14 +46,20 @@ void EndpointImpl::enter_direct() {
 }
 
 void EndpointImpl::leave_direct() {
+  // A packet just written sets ngtcp2's pacing slot, usually already past for a small one:
+  // serve such expiries here, or the armed timer would wake the progress thread for it.
+  for (int round = 0; round < 2; ++round) {
+    const ngtcp2_tstamp now = now_ns();
+    if (!service_timers(now)) break;
+    write_all_dirty(now);
+  }
   // What was done moved the earliest expiry: sooner (pacing, loss detection, a delayed
   // ACK), or later (the ACK the timer waited for went out with the packets just written).
-  // A blind loop (threads spin in poll) ignores the timer and re-arms it when it looks again.
-  if (!loop_blind_.load(std::memory_order_relaxed)) {
-    const ngtcp2_tstamp now = now_ns();
-    const ngtcp2_tstamp next = next_expiry();
-    if (next < armed_ || (next != armed_ && armed_ < now + kStaleTimerNs)) arm_timer(next);
-  }
+  // While threads spin in poll(), they run the timers: the last one out re-arms it.
+  if (spinners_.load(std::memory_order_seq_cst) > 0)
+    timer_stale_.store(true, std::memory_order_relaxed);
+  else
+    rearm_timer();
   const bool wake_loop = need_loop_ || want_writable_ || !dirty_.empty();
   need_loop_ = false;
   direct_ = false;
@@ -102,12 +108,24 @@ void EndpointImpl::enter_spin() { spinners_.fetch_add(1, std::memory_order_seq_c
 
 void EndpointImpl::leave_spin(bool going_to_sleep) {
   // Dekker with run(): it sets loop_blind_ then reads spinners_; we drop spinners_ then
-  // read loop_blind_; one of the two sees the other. A thread that got its message lets a
-  // blind loop notice by its millisecond bound (it usually spins again before then); one
-  // that goes to sleep needs the loop to watch the socket now.
-  if (spinners_.fetch_sub(1, std::memory_order_seq_cst) == 1 && going_to_sleep &&
-      loop_blind_.load(std::memory_order_seq_cst))
-    wake();
+  // read loop_blind_; one of the two sees the other. A thread that goes to sleep needs the
+  // loop to watch the socket now. One that got its message lets a blind loop notice by its
+  // millisecond bound (it usually spins again before then), but hands the timers back:
+  // a delayed ACK the peer waits for must not wait for that bound.
+  if (spinners_.fetch_sub(1, std::memory_order_seq_cst) != 1) return;
+  if (going_to_sleep && loop_blind_.load(std::memory_order_seq_cst)) return wake();
+  if (!timer_stale_.load(std::memory_order_relaxed) || inside_ == this || !lock_briefly()) return;
+  // Whoever holds the lock when we fail re-arms it (spinners_ is 0 now), or the loop does
+  // when it looks again.
+  rearm_timer();
+  io_mu_.unlock();
+}
+
+void EndpointImpl::rearm_timer() {
+  timer_stale_.store(false, std::memory_order_relaxed);
+  const ngtcp2_tstamp now = now_ns();
+  const ngtcp2_tstamp next = next_expiry();
+  if (next < armed_ || (next != armed_ && armed_ < now + kStaleTimerNs)) arm_timer(next);
 }
 
 void EndpointImpl::arm_timer(ngtcp2_tstamp at) {

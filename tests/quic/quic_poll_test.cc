@@ -1,0 +1,50 @@
+// Waiting threads that read the QUIC socket themselves (Endpoint::poll through the
+// engine's waiter, NEXAR_QUIC_SPIN_US): real ranks under nexrun, NEXAR_TRANSPORT=quic.
+#include <catch.hpp>
+
+#include "launcher/rank_run.h"
+
+using launcher_test::count_of;
+using launcher_test::expect_ok;
+using namespace std::chrono_literals;
+
+namespace {
+
+launcher_test::RankRun probe(int np, const std::string& scenario, const std::vector<std::string>& env,
+                             const std::vector<std::string>& nexrun_opts = {}) {
+  std::vector<std::string> all = {"NEXAR_TRANSPORT=quic", "NEXAR_DEBUG=INFO", "NEXAR_DEBUG_SUBSYS=NET"};
+  all.insert(all.end(), env.begin(), env.end());
+  return launcher_test::run_ranks(np, {QUIC_POLL_PROBE, scenario}, all, nexrun_opts, 240s);
+}
+
+// Datagrams the ranks' waiting threads read themselves (world.cc logs it at the end).
+long polled(const std::string& err) {
+  long sum = 0;
+  for (long n : launcher_test::numbers_after(err, "waiting threads read ")) sum += n;
+  return sum;
+}
+
+}  // namespace
+
+TEST_CASE("ordered ping-pong, ANY_SOURCE and large messages, with and without the polling wait", "[quic][poll]") {
+  // 2 senders x 400 messages, echoed: 1600 messages, every 17th of them 256 KiB on its own
+  // stream. Spin 0: waiting threads sleep at once (they poll once before sleeping); a
+  // 2 ms spin: they must have read a good part of the traffic themselves.
+  for (const char* spin : {"0", "2000"}) {
+    INFO("NEXAR_QUIC_SPIN_US=" << spin);
+    auto r = probe(3, "pingpong", {std::string("NEXAR_QUIC_SPIN_US=") + spin});
+    expect_ok(r, 3, "pingpong ok");
+    REQUIRE(count_of(r.err, "waiting threads read ") == 3);
+    if (std::string(spin) != "0") REQUIRE(polled(r.err) > 400);
+  }
+}
+
+TEST_CASE("a peer killed while the other spins in the QUIC poll is PEER_LOST, not a hang", "[quic][poll][fault]") {
+  // The spin (60 s) outlasts the wait: the waiting thread polls the socket the whole time.
+  auto r = probe(2, "spin_lost", {"NEXAR_QUIC_SPIN_US=60000000", "NEXAR_PEER_TIMEOUT=2"}, {"--no-kill"});
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.end.finished);
+  REQUIRE(count_of(r.out, "spin_lost NEXAR_ERR_PEER_LOST") == 1);
+  for (long s : launcher_test::numbers_after(r.out, "after ")) REQUIRE(s < 8);
+  REQUIRE(r.end.exit_code == 137);  // the victim died by SIGKILL; nexrun reports it
+}
