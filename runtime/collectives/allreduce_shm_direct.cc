@@ -1,16 +1,16 @@
 // Allreduce by direct reads of the members' buffers (CMA), for ranks of one host:
 //  1. every rank publishes its sendbuf and recvbuf addresses in its slot (arrive);
 //  2. reduce-scatter: rank r computes block r (element-aligned, Blocks) by reading every
-//     member's input block in pieces of kPiece bytes into cache-resident bounce buffers
-//     and reducing them, in rank order, straight into its recvbuf; publishes block_done;
+//     other member's input block in pieces of kPiece bytes into a cache-resident bounce
+//     buffer and reducing it with its own, straight into its recvbuf; publishes block_done;
 //  3. allgather: reads every other block from its owner's recvbuf straight into its own
 //     (one copy) once that owner's block_done; publishes read_done;
 //  4. returns once every member's read_done: until then peers read this rank's buffers.
 // Each block is computed by one rank only, so every rank holds the same bits.
 // In place: a rank's input block k is overwritten (step 3) only after rank k finished
-// block k, i.e. finished reading it; its own block is copied aside when needed (below).
+// block k, i.e. finished reading it; its own block is combined element by element into
+// itself (below).
 #include <algorithm>
-#include <cstring>
 #include <memory>
 
 #include "collectives/algorithms.h"
@@ -20,43 +20,32 @@
 
 namespace nexar::coll {
 namespace {
-constexpr size_t kPiece = 64u << 10;
+// A piece of a peer's block read per process_vm_readv: the call's fixed cost (pinning the
+// pages, ~1-2 us) over 256 KiB is small, and out, own and bounce pieces (768 KiB) stay in
+// a core's L2 while they are combined.
+constexpr size_t kPiece = 256u << 10;
 
 struct Bounce {
-  alignas(64) unsigned char b[3][kPiece];
+  alignas(64) unsigned char b[kPiece];
 };
 
-// Block r of the result, piece by piece: out = in_0 op in_1, then out = out op in_j.
+// Block r of the result, piece by piece: out = own op in_{r+1}, then out = out op in_j for
+// the next members in ring order. Only this rank computes block r, so every rank still
+// holds the same bits; the ops are commutative. Our own operand is read where it lies,
+// never copied (in place, out == own: each element is read before it is written).
 Status reduce_my_block(ShmSlots& s, const CollArgs& a, int p, int r, uint64_t seq, size_t off, size_t len) {
   static thread_local std::unique_ptr<Bounce> bounce;
   if (!bounce) bounce = std::make_unique<Bounce>();
   const size_t es = dtype_size(a.dtype);
   const size_t piece = kPiece / es;
-  const bool in_place = a.sendbuf == a.recvbuf;
   for (size_t done = 0; done < len; done += piece) {
     const size_t n = std::min(piece, len - done), bytes = n * es, at_b = (off + done) * es;
     unsigned char* out = static_cast<unsigned char*>(a.recvbuf) + at_b;
     const unsigned char* own = static_cast<const unsigned char*>(a.sendbuf) + at_b;
-    // In place, step 1 overwrites our input before we combine it (when r >= 2): save it.
-    if (in_place && r >= 2) {
-      std::memcpy(bounce->b[2], own, bytes);
-      own = bounce->b[2];
-    }
-    const auto operand = [&](int j, unsigned char* into, const unsigned char** got) -> Status {
-      if (j == r) {
-        *got = own;
-        return Status::Ok();
-      }
-      *got = into;
-      return s.read(j, into, s.buf(j, seq)->sendbuf + at_b, bytes);
-    };
-    const unsigned char *x, *y;
-    NX_RETURN_IF_ERROR(operand(0, bounce->b[0], &x));
-    NX_RETURN_IF_ERROR(operand(1, bounce->b[1], &y));
-    reduce(out, x, y, n, a.dtype, a.op);
-    for (int j = 2; j < p; ++j) {
-      NX_RETURN_IF_ERROR(operand(j, bounce->b[1], &y));
-      reduce(out, out, y, n, a.dtype, a.op);
+    for (int i = 1; i < p; ++i) {
+      const int j = (r + i) % p;
+      NX_RETURN_IF_ERROR(s.read(j, bounce->b, s.buf(j, seq)->sendbuf + at_b, bytes));
+      reduce(out, i == 1 ? own : out, bounce->b, n, a.dtype, a.op);
     }
     reduce_finalize(out, n, a.dtype, a.op, static_cast<size_t>(p));
   }

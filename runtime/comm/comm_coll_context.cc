@@ -45,6 +45,7 @@ Status CommCollContext::isend(int peer, int tag, const void* buf, size_t bytes, 
   out->impl = nullptr;
   int t;
   NX_RETURN_IF_ERROR(engine_tag(tag, &t));
+  tell_engine();
   p2p::RequestPtr req;
   NX_RETURN_IF_ERROR(comm_.isend(comm_.coll_context(), buf, bytes, peer, t, &req, descriptor_));
   track(out, std::move(req));
@@ -55,6 +56,7 @@ Status CommCollContext::irecv(int peer, int tag, void* buf, size_t bytes, coll::
   out->impl = nullptr;
   int t;
   NX_RETURN_IF_ERROR(engine_tag(tag, &t));
+  tell_engine();
   p2p::RequestPtr req;
   NX_RETURN_IF_ERROR(comm_.irecv(comm_.coll_context(), buf, bytes, peer, t, &req, &descriptor_));
   track(out, std::move(req));
@@ -83,19 +85,23 @@ Status CommCollContext::wait(coll::Pending* p) {
   return st;
 }
 
+void CommCollContext::tell_engine() {
+  if (engine_told_) return;
+  engine_told_ = true;
+  comm_.engine().set_collective(comm_.coll_context(), seq_, descriptor_, describe_mismatch);
+}
+
 coll::ShmSlots* CommCollContext::shm_slots() {
   SlotArea* a = comm_.slot_area();
   if (!a) return nullptr;
-  if (!slots_view_) slots_view_.emplace(comm_, *a, descriptor_, deadline_);
+  if (!slots_view_) slots_view_.emplace(*this, comm_, *a, descriptor_, deadline_);
   return &*slots_view_;
 }
 
 Status run_collective(Comm& comm, const coll::CollArgs& args) {
   NX_RETURN_IF_ERROR(comm.check_usable());
   const uint32_t seq = comm.next_collective_seq();
-  const uint64_t descriptor = pack_descriptor(args);
-  comm.engine().set_collective(comm.coll_context(), seq, descriptor, describe_mismatch);
-  CommCollContext ctx(comm, seq, descriptor);
+  CommCollContext ctx(comm, seq, pack_descriptor(args));
   return comm.fail(coll::run_collective(ctx, args));
 }
 

@@ -29,6 +29,11 @@ class CommCollContext final : public coll::CollContext {
   Status irecv(int peer, int tag, void* buf, size_t bytes, coll::Pending* out) override;
   Status wait(coll::Pending* p) override;
   coll::ShmSlots* shm_slots() override;
+  // Announces this collective (sequence, descriptor) to the engine, once: before the
+  // first transfer, or when a slot wait is slow (CommSlots), so a peer that runs another
+  // collective over messages is still NEXAR_ERR_MISMATCH. A slot collective that ends
+  // quickly never takes the engine's lock.
+  void tell_engine();
 
  private:
   Status engine_tag(int tag, int* out) const;
@@ -39,6 +44,7 @@ class CommCollContext final : public coll::CollContext {
   const uint32_t seq_;
   const uint64_t descriptor_;
   p2p::Clock::time_point deadline_;
+  bool engine_told_ = false;
   std::optional<CommSlots> slots_view_;  // made on first use
   // Transfers started and not yet waited for: an algorithm that fails returns at once, so
   // these are cancelled when the collective ends (their scratch buffers go away with it).
@@ -50,7 +56,7 @@ class CommCollContext final : public coll::CollContext {
 };
 
 // Runs one collective on comm: validates nothing (the API did), numbers it, announces its
-// descriptor to the engine, selects and runs the algorithm. Fatal errors break comm.
+// descriptor to the engine (when it uses messages), selects and runs the algorithm. Fatal errors break comm.
 Status run_collective(Comm& comm, const coll::CollArgs& args);
 
 }  // namespace nexar::comm

@@ -9,10 +9,13 @@
 
 namespace nexar::comm {
 
+class CommCollContext;
+
 class CommSlots final : public coll::ShmSlots {
  public:
-  CommSlots(Comm& comm, SlotArea& area, uint64_t descriptor, const p2p::Clock::time_point& deadline)
-      : comm_(comm), a_(area), descriptor_(descriptor), deadline_(deadline) {}
+  CommSlots(CommCollContext& ctx, Comm& comm, SlotArea& area, uint64_t descriptor,
+            const p2p::Clock::time_point& deadline)
+      : ctx_(ctx), comm_(comm), a_(area), descriptor_(descriptor), deadline_(deadline) {}
 
   uint64_t next_seq() override { return ++a_.seq; }
   size_t inline_bytes() const override { return a_.inline_bytes; }
@@ -27,9 +30,11 @@ class CommSlots final : public coll::ShmSlots {
 
  private:
   // Why waiting must stop early (the communicator broke, or member r died), else ok().
-  Status broken(int r) const;
+  // A slow wait first announces the collective to the engine (tell_engine).
+  Status broken(int r);
   Status not_arrived(coll::SlotField field, uint64_t seq, int from, int to) const;
 
+  CommCollContext& ctx_;
   Comm& comm_;
   SlotArea& a_;
   const uint64_t descriptor_;

@@ -1,5 +1,7 @@
 #include "comm/slot_area.h"
 
+#include <sched.h>
+
 #include <algorithm>
 
 #include "core/params.h"
@@ -20,6 +22,9 @@ std::unique_ptr<SlotArea> make_slot_area(shm::ShmHub* hub, uint32_t ctx_base, co
   a->area = 0;
   a->inline_bytes = hub->coll_inline();
   a->cma = hub->cma_to_all();
+  cpu_set_t cpus;
+  const int ncpu = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+  a->spin_first = static_cast<int>(members.size()) <= ncpu;
   for (int m : members) {
     a->slots.push_back(hub->coll_slot(m, a->area));
     a->bells.push_back(hub->user_bell_of(m));

@@ -25,6 +25,9 @@ struct SlotArea {
   uint32_t area = 0;
   size_t inline_bytes = 0;
   bool cma = false;  // this rank may read every member (the same answer everywhere in practice)
+  // Whether a wait first spins on the members' slot lines alone, polling nothing else:
+  // only with no more members than cores (else the spin takes the core a member needs).
+  bool spin_first = false;
   std::vector<shm::CollSlot*> slots;  // per comm rank
   std::vector<shm::Doorbell*> bells;
   std::vector<pid_t> pids;
