@@ -1,6 +1,7 @@
 // Packets in, packets out, timers. Outgoing packets of one write() go out as one GSO
 // batch of equal-size segments (only the last may be shorter), at most the congestion
-// controller's send quantum, then pacing decides when the next batch may leave.
+// controller's send quantum in bytes (at least kMinBurstPackets packets), then pacing
+// decides when the next batch may leave.
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -9,6 +10,9 @@
 #include "transport/quic/endpoint_impl.h"
 
 namespace nexar::quic {
+namespace {
+constexpr size_t kMinBurstPackets = 4;
+}  // namespace
 
 void ConnectionImpl::on_datagram(const Address& from, const uint8_t* data, size_t len, ngtcp2_tstamp now) {
   if (finished_ || close_) return;
@@ -96,8 +100,11 @@ void ConnectionImpl::write(ngtcp2_tstamp now) {
   if (!flush_pending()) return;
   const size_t pkt = std::max<size_t>(ngtcp2_conn_get_path_max_tx_udp_payload_size(conn_), 1200);
   const size_t quantum = std::max(ngtcp2_conn_get_send_quantum(conn_), pkt);
-  const size_t max_pkts = std::max<size_t>(
-      1, std::min({quantum / pkt, UdpSocket::kMaxGsoBytes / pkt, UdpSocket::kMaxGsoSegments}));
+  // Bytes this call may write before pacing decides when the next batch leaves. ngtcp2's
+  // quantum (64 KiB) is less than one loopback-sized packet (NEXAR_QUIC_PACKET_SIZE 65000),
+  // so a budget in packets sent one packet per pacing slot: a timer and a progress-thread
+  // wake-up per 64 KB. With small packets the quantum rules as before.
+  const size_t budget = std::max(quantum, kMinBurstPackets * pkt);
   const bool gso = ep_->socket().gso();
   ngtcp2_path_storage ps;
   ngtcp2_path_storage_zero(&ps);
@@ -105,7 +112,7 @@ void ConnectionImpl::write(ngtcp2_tstamp now) {
   size_t off = 0, segment = 0, in_batch = 0, written = 0;
   int refused_offers = 0;  // bounds a misbehaving app that re-offers blocked streams
 
-  while (written < max_pkts) {
+  while (written < budget) {
     if (!have_offer_ && app_ != nullptr && connected_ && refused_offers < 64) {
       offer_.sid = -1;
       offer_.fin = false;
@@ -142,12 +149,12 @@ void ConnectionImpl::write(ngtcp2_tstamp now) {
     }
     if (have_offer_) take_offer(ndatalen);
     if (n == 0) break;  // congestion- or pacing-limited, or nothing to send
-    ++written;
+    written += static_cast<size_t>(n);
     if (off == 0) segment = static_cast<size_t>(n);
     off += static_cast<size_t>(n);
     ++in_batch;
     bool short_segment = static_cast<size_t>(n) < segment;
-    if (!gso || short_segment || in_batch >= max_pkts || off + segment > UdpSocket::kMaxGsoBytes) {
+    if (!gso || short_segment || in_batch >= UdpSocket::kMaxGsoSegments || off + segment > UdpSocket::kMaxGsoBytes) {
       bool sent = send_batch(ps.path, off, segment);
       off = 0;
       in_batch = 0;
