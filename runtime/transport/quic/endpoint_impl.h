@@ -4,8 +4,8 @@
 //
 // io_mu_ guards every connection and the loop's state. The progress thread holds it except
 // while it sleeps in ppoll; a sending thread (try_run) or a waiting thread (poll) takes it
-// in between and does the work itself. ngtcp2's timers live in a timerfd, so a thread that
-// moved the earliest expiry re-arms it instead of waking the loop.
+// in between and does the work itself. A thread that moved the earliest expiry before the
+// loop's timeout arms a timerfd instead of waking the loop.
 #pragma once
 
 #include <atomic>
@@ -99,7 +99,8 @@ class EndpointImpl final : public Endpoint {
 
   // Guards everything below it (see the top of this file).
   std::mutex io_mu_;
-  ngtcp2_tstamp armed_ = UINT64_MAX;  // when timer_fd_ fires (UINT64_MAX: disarmed)
+  ngtcp2_tstamp armed_ = UINT64_MAX;     // when timer_fd_ fires (UINT64_MAX: disarmed)
+  ngtcp2_tstamp deadline_ = UINT64_MAX;  // when the loop's ppoll times out (as it last slept)
   bool direct_ = false;
   bool need_loop_ = false;
   bool stopping_ = false;

@@ -1,7 +1,8 @@
-// The progress thread: one ppoll over the socket, the wake-up eventfd and the timerfd
-// that holds the earliest ngtcp2 expiry (nanosecond resolution, timer slack 1 ns, so
-// pacing is not throttled by the kernel's default 50 us slack). It holds io_mu_ except
-// while it sleeps; try_run and poll (endpoint_poll.cc) let other threads work in between.
+// The progress thread: one ppoll over the socket, the wake-up eventfd and the timerfd,
+// with the earliest ngtcp2 expiry as a nanosecond timeout (timer slack 1 ns, so pacing is
+// not throttled by the kernel's default 50 us slack). It holds io_mu_ except while it
+// sleeps; try_run and poll (endpoint_poll.cc) let other threads work in between, and arm
+// the timerfd when they need the loop before its timeout.
 #include <poll.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -14,6 +15,9 @@
 #include "transport/quic/endpoint_impl.h"
 
 namespace nexar::quic {
+namespace {
+constexpr ngtcp2_tstamp kBlindBoundNs = NGTCP2_MILLISECONDS;  // a blind loop looks again after this
+}  // namespace
 
 void EndpointImpl::run() {
   prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
@@ -29,22 +33,22 @@ void EndpointImpl::run() {
       blind = spinners_.load(std::memory_order_seq_cst) > 0;
       if (!blind) loop_blind_.store(false, std::memory_order_relaxed);
     }
-    if (blind) {
-      timer_stale_.store(true, std::memory_order_relaxed);
-      arm_timer(UINT64_MAX);
-    } else {
-      timer_stale_.store(false, std::memory_order_relaxed);
-      arm_timer(next_expiry());
-    }
+    // The loop's own sleep is ppoll's timeout (no timer system call per turn); the timerfd
+    // is the alarm a direct worker sets when it needs the loop sooner (rearm_timer).
+    const ngtcp2_tstamp now0 = now_ns();
+    deadline_ = blind ? now0 + kBlindBoundNs : next_expiry();
+    timer_stale_.store(blind, std::memory_order_relaxed);
     pollfd fds[3] = {{socket_.fd(), static_cast<short>((blind ? 0 : POLLIN) | (want_writable_ ? POLLOUT : 0)), 0},
                      {wake_fd_, POLLIN, 0},
                      {timer_fd_, POLLIN, 0}};
-    timespec zero{};
-    timespec blind_bound{0, 1000000};
-    timespec* tmo = !dirty_.empty() ? &zero : (blind ? &blind_bound : nullptr);  // else the timer bounds the sleep
+    timespec tmo{};
+    const ngtcp2_tstamp d = dirty_.empty() && deadline_ > now0 ? deadline_ - now0 : 0;
+    tmo.tv_sec = static_cast<time_t>(d / NGTCP2_SECONDS);
+    tmo.tv_nsec = static_cast<long>(d % NGTCP2_SECONDS);
+    timespec* ptmo = deadline_ == UINT64_MAX && dirty_.empty() ? nullptr : &tmo;
     inside_ = nullptr;
     io_mu_.unlock();
-    int n = ::ppoll(fds, 3, tmo, nullptr);
+    int n = ::ppoll(fds, 3, ptmo, nullptr);
     if (blind) loop_blind_.store(false, std::memory_order_relaxed);
     loop_wants_lock_.store(true, std::memory_order_relaxed);
     io_mu_.lock();

@@ -125,7 +125,10 @@ void EndpointImpl::rearm_timer() {
   timer_stale_.store(false, std::memory_order_relaxed);
   const ngtcp2_tstamp now = now_ns();
   const ngtcp2_tstamp next = next_expiry();
-  if (next < armed_ || (next != armed_ && armed_ < now + kStaleTimerNs)) arm_timer(next);
+  // Only what the loop's own timeout would miss; a near alarm that no longer matches is
+  // moved (or dropped), or it would wake the loop for nothing.
+  const ngtcp2_tstamp target = next < deadline_ ? next : UINT64_MAX;
+  if (target < armed_ || (target != armed_ && armed_ < now + kStaleTimerNs)) arm_timer(target);
 }
 
 void EndpointImpl::arm_timer(ngtcp2_tstamp at) {
