@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 
@@ -89,14 +90,18 @@ Status CommSlots::wait(coll::SlotField field, uint64_t seq, int r) {
   if (next == end) return Status::Ok();
   // A slot round trip is one release store and a spin on the peers' lines: nothing else
   // (no transport polling, no clock but every 64th turn) while the members are running.
-  if (a_.spin_first) {
+  if (a_.spin_first && (a_.spin_score > 0 || (++a_.spin_waits & 15) == 0)) {
     const auto until = p2p::Clock::now() + kSlotSpin;
     for (unsigned n = 1;; ++n) {
       relax();
       while (next < end && ready(next)) ++next;
-      if (next == end) return Status::Ok();
+      if (next == end) {
+        a_.spin_score = std::min(a_.spin_score + 1, 8);
+        return Status::Ok();
+      }
       if ((n & 63) == 0 && p2p::Clock::now() >= until) break;
     }
+    a_.spin_score = std::max(a_.spin_score - 2, -8);
   }
   Status stop;
   int64_t last_tick = coarse_tick();

@@ -27,7 +27,12 @@ struct SlotArea {
   bool cma = false;  // this rank may read every member (the same answer everywhere in practice)
   // Whether a wait first spins on the members' slot lines alone, polling nothing else:
   // only with no more members than cores (else the spin takes the core a member needs).
+  // It adapts like the engine's waiter: spin_score counts recent spins that caught the
+  // members (+1) or not (-2); at or below zero only every 16th wait tries again (a busy
+  // host, where the spin only delays the yield that lets a member run).
   bool spin_first = false;
+  int spin_score = 1;
+  unsigned spin_waits = 0;
   std::vector<shm::CollSlot*> slots;  // per comm rank
   std::vector<shm::Doorbell*> bells;
   std::vector<pid_t> pids;

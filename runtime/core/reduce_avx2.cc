@@ -12,6 +12,11 @@
 
 #pragma GCC push_options
 #pragma GCC target("avx2,f16c")
+// -O2 (RelWithDebInfo) vectorizes only with GCC's "very cheap" cost model, which refuses
+// the aliasing check these kernels need (out may be an input): they stayed scalar, a
+// 512 KiB float sum took ~3x longer than its memory traffic. Vectorize them here whatever
+// the build's level.
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
 
 #define NX_KERNEL_NS nexar_reduce_avx2
 #include "core/reduce_kernels.inc"

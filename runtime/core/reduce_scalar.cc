@@ -7,8 +7,12 @@
 #include "core/dtype.h"
 #include "core/reduce_table.h"
 
+// Vectorized at -O2 too (see reduce_avx2.cc: GCC's cheap model leaves them scalar).
+#pragma GCC push_options
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
 #define NX_KERNEL_NS nexar_reduce_scalar
 #include "core/reduce_kernels.inc"
+#pragma GCC pop_options
 
 namespace nexar::reduce_impl {
 namespace {
