@@ -110,10 +110,14 @@ void EndpointImpl::leave_spin(bool going_to_sleep) {
   // Dekker with run(): it sets loop_blind_ then reads spinners_; we drop spinners_ then
   // read loop_blind_; one of the two sees the other. A thread that goes to sleep needs the
   // loop to watch the socket now. One that got its message lets a blind loop notice by its
-  // millisecond bound (it usually spins again before then), but hands the timers back:
-  // a delayed ACK the peer waits for must not wait for that bound.
+  // millisecond bound (it usually spins again before then); a loop that sleeps watching
+  // the socket gets the timers back (its timeout predates what the spin changed).
   if (spinners_.fetch_sub(1, std::memory_order_seq_cst) != 1) return;
   if (going_to_sleep && loop_blind_.load(std::memory_order_seq_cst)) return wake();
+  // A blind loop looks again within its millisecond bound: a delayed ACK may wait that
+  // long (the peer's loss timer allows max_ack_delay, 25 ms), and usually goes out sooner
+  // with this thread's next packet. Re-arming here cost two timer system calls per message.
+  if (loop_blind_.load(std::memory_order_seq_cst)) return;
   if (!timer_stale_.load(std::memory_order_relaxed) || inside_ == this || !lock_briefly()) return;
   // Whoever holds the lock when we fail re-arms it (spinners_ is 0 now), or the loop does
   // when it looks again.
