@@ -155,20 +155,23 @@ void World::configure_waiter() {
     if (p != info_.rank && !uses_shm(p)) any_quic = true;
     if (host_ids_[static_cast<size_t>(p)] == host_ids_[static_cast<size_t>(info_.rank)]) ++here;
   }
-  if (!shm_ && !any_quic) return;
   auto spin_us = [](const char* name) { return static_cast<int64_t>(std::max(0.0, params::get_double(name)) * 1000); };
-  const int64_t spin_ns = std::max(shm_ ? spin_us("NEXAR_SHM_SPIN_US") : 0, any_quic ? spin_us("NEXAR_QUIC_SPIN_US") : 0);
+  // NEXAR_QUIC_SPIN_US=0: the socket is left to the progress thread entirely.
+  const int64_t quic_spin_ns = any_quic ? spin_us("NEXAR_QUIC_SPIN_US") : 0;
+  const bool poll_quic = quic_spin_ns > 0;
+  if (!shm_ && !poll_quic) return;
+  const int64_t spin_ns = std::max(shm_ ? spin_us("NEXAR_SHM_SPIN_US") : 0, quic_spin_ns);
   // With more ranks here than cores, the spin yields the CPU to the ranks it waits for.
   cpu_set_t cpus;
   const int ncpu = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
   const bool oversubscribed = here > ncpu;
-  progress_ = std::make_unique<WorldProgress>(shm_.get(), any_quic ? endpoint_.get() : nullptr);
+  progress_ = std::make_unique<WorldProgress>(shm_.get(), poll_quic ? endpoint_.get() : nullptr);
   // Completions ring the shared-memory inbox doorbell when there is one (senders on this
   // host ring it too), else the waiter's own.
   engine_->waiter().configure(shm_ ? shm_->user_bell() : nullptr, progress_.get(), spin_ns, oversubscribed,
                               progress_.get());
   NX_INFO(INIT, "rank %d waits polling%s%s for %lld us%s", info_.rank, shm_ ? " shared memory" : "",
-          any_quic ? " the QUIC socket" : "", static_cast<long long>(spin_ns / 1000),
+          poll_quic ? " the QUIC socket" : "", static_cast<long long>(spin_ns / 1000),
           oversubscribed ? " (yielding: more ranks than cores)" : "");
 }
 

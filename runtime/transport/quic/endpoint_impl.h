@@ -92,6 +92,8 @@ class EndpointImpl final : public Endpoint {
   std::atomic<int> spinners_{0};              // threads between enter_spin and leave_spin
   std::atomic<bool> loop_blind_{false};       // the progress thread sleeps without the socket
   std::atomic<bool> timer_stale_{false};      // the timerfd may not match the earliest expiry
+  std::atomic<uint64_t> last_poll_{0};         // when a thread last called poll()
+  std::atomic<uint64_t> expiry_hint_{0};       // the earliest expiry as of the last work under io_mu_
 
   std::mutex mu_;  // guards posted_ and accept_handler_
   std::vector<std::function<void()>> posted_;

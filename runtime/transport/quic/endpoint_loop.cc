@@ -16,7 +16,8 @@
 
 namespace nexar::quic {
 namespace {
-constexpr ngtcp2_tstamp kBlindBoundNs = NGTCP2_MILLISECONDS;  // a blind loop looks again after this
+constexpr ngtcp2_tstamp kBlindBoundNs = 250 * NGTCP2_MICROSECONDS;  // a blind loop looks again after this
+constexpr ngtcp2_tstamp kStaleSpinnerNs = 100 * NGTCP2_MICROSECONDS;
 }  // namespace
 
 void EndpointImpl::run() {
@@ -27,8 +28,11 @@ void EndpointImpl::run() {
     // Blind while threads spin in poll(): they read the socket and run the timers
     // (endpoint.h, enter_spin), and the last one out re-arms the timer (leave_spin). The
     // loop wakes for posted work, writability, or after a millisecond to look again.
+    // A spinner that has not polled for a while lost its CPU (other load): the loop then
+    // watches the socket itself rather than leave the datagrams to a thread not running.
     bool blind = false;
-    if (spinners_.load(std::memory_order_relaxed) > 0) {
+    if (spinners_.load(std::memory_order_relaxed) > 0 &&
+        now_ns() - last_poll_.load(std::memory_order_relaxed) < kStaleSpinnerNs) {
       loop_blind_.store(true, std::memory_order_seq_cst);
       blind = spinners_.load(std::memory_order_seq_cst) > 0;
       if (!blind) loop_blind_.store(false, std::memory_order_relaxed);
@@ -36,7 +40,9 @@ void EndpointImpl::run() {
     // The loop's own sleep is ppoll's timeout (no timer system call per turn); the timerfd
     // is the alarm a direct worker sets when it needs the loop sooner (rearm_timer).
     const ngtcp2_tstamp now0 = now_ns();
-    deadline_ = blind ? now0 + kBlindBoundNs : next_expiry();
+    const ngtcp2_tstamp next = next_expiry();
+    expiry_hint_.store(next, std::memory_order_relaxed);
+    deadline_ = blind ? now0 + kBlindBoundNs : next;
     timer_stale_.store(blind, std::memory_order_relaxed);
     pollfd fds[3] = {{socket_.fd(), static_cast<short>((blind ? 0 : POLLIN) | (want_writable_ ? POLLOUT : 0)), 0},
                      {wake_fd_, POLLIN, 0},

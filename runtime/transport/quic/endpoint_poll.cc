@@ -60,6 +60,7 @@ void EndpointImpl::leave_direct() {
     timer_stale_.store(true, std::memory_order_relaxed);
   else
     rearm_timer();
+  expiry_hint_.store(next_expiry(), std::memory_order_relaxed);
   const bool wake_loop = need_loop_ || want_writable_ || !dirty_.empty();
   need_loop_ = false;
   direct_ = false;
@@ -84,7 +85,14 @@ bool EndpointImpl::try_run(void (*fn)(void*), void* arg) {
 size_t EndpointImpl::poll() {
   // Never nested, and never ahead of a progress thread that waits for the lock (timers,
   // closes, posted work): a spinning poller would otherwise starve it.
-  if (inside_ == this || loop_wants_lock_.load(std::memory_order_relaxed) || !io_mu_.try_lock()) return 0;
+  if (inside_ == this) return 0;
+  const ngtcp2_tstamp t = now_ns();
+  last_poll_.store(t, std::memory_order_relaxed);  // the loop stays blind while this is fresh
+  // Nothing queued and no timer due: return without the lock. A spinner that held it across
+  // every recvmmsg was often preempted holding it when other jobs loaded the machine, and
+  // everything else waited for its next time slice (milliseconds).
+  if (!socket_.readable() && t < expiry_hint_.load(std::memory_order_relaxed)) return 0;
+  if (loop_wants_lock_.load(std::memory_order_relaxed) || !io_mu_.try_lock()) return 0;
   enter_direct();
   const ngtcp2_tstamp rx = now_ns();
   const size_t n = socket_.receive([this, rx](const Address& from, uint8_t* data, size_t len) {
@@ -110,14 +118,10 @@ void EndpointImpl::leave_spin(bool going_to_sleep) {
   // Dekker with run(): it sets loop_blind_ then reads spinners_; we drop spinners_ then
   // read loop_blind_; one of the two sees the other. A thread that goes to sleep needs the
   // loop to watch the socket now. One that got its message lets a blind loop notice by its
-  // millisecond bound (it usually spins again before then); a loop that sleeps watching
-  // the socket gets the timers back (its timeout predates what the spin changed).
+  // bound (it usually spins again before then), but hands the timers back: a delayed ACK
+  // the peer waits for must not wait for that bound.
   if (spinners_.fetch_sub(1, std::memory_order_seq_cst) != 1) return;
   if (going_to_sleep && loop_blind_.load(std::memory_order_seq_cst)) return wake();
-  // A blind loop looks again within its millisecond bound: a delayed ACK may wait that
-  // long (the peer's loss timer allows max_ack_delay, 25 ms), and usually goes out sooner
-  // with this thread's next packet. Re-arming here cost two timer system calls per message.
-  if (loop_blind_.load(std::memory_order_seq_cst)) return;
   if (!timer_stale_.load(std::memory_order_relaxed) || inside_ == this || !lock_briefly()) return;
   // Whoever holds the lock when we fail re-arms it (spinners_ is 0 now), or the loop does
   // when it looks again.

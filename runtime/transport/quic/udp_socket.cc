@@ -157,6 +157,11 @@ size_t UdpSocket::receive(const DatagramFn& fn) {
   return total;
 }
 
+bool UdpSocket::readable() const {
+  char b;
+  return ::recv(fd_, &b, 1, MSG_PEEK | MSG_DONTWAIT | MSG_TRUNC) >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
 void UdpSocket::drain_errors(const std::function<void(const Address& dest, int err)>& fn) {
   for (int guard = 0; guard < 1024; ++guard) {
     uint8_t data[64];

@@ -38,6 +38,9 @@ class UdpSocket {
   using DatagramFn = std::function<void(const Address& from, uint8_t* data, size_t len)>;
   size_t receive(const DatagramFn& fn);
 
+  // A datagram (or an error) is queued: a peek, thread-safe, no lock needed.
+  bool readable() const;
+
   // Reads the error queue; fn(destination, errno) for each ICMP error such as
   // ECONNREFUSED (port unreachable).
   void drain_errors(const std::function<void(const Address& dest, int err)>& fn);
