@@ -31,15 +31,17 @@ TEST_CASE("ordered ping-pong, ANY_SOURCE and large messages, with and without th
   // stream. Spin 0: the progress thread reads every datagram; a 2 ms spin: the waiting
   // threads read part of the traffic themselves (~3,800 datagrams on an idle machine, a
   // few dozen when other load takes their CPU and the spins end early: waiter.h).
+  // With more ranks than cores the socket is left to the progress thread (world.cc), so
+  // the polling check runs on 2 ranks; 3 ranks (two senders interleaving) check order.
   for (const char* spin : {"0", "2000"}) {
-    INFO("NEXAR_QUIC_SPIN_US=" << spin);
-    auto r = probe(3, "pingpong", {std::string("NEXAR_QUIC_SPIN_US=") + spin});
-    expect_ok(r, 3, "pingpong ok");
-    REQUIRE(count_of(r.err, "waiting threads read ") == 3);
-    if (std::string(spin) == "0")
-      REQUIRE(polled(r.err) == 0);
-    else
-      REQUIRE(polled(r.err) > 0);
+    for (int np : {2, 3}) {
+      INFO("NEXAR_QUIC_SPIN_US=" << spin << ", " << np << " ranks");
+      auto r = probe(np, "pingpong", {std::string("NEXAR_QUIC_SPIN_US=") + spin});
+      expect_ok(r, np, "pingpong ok");
+      REQUIRE(count_of(r.err, "waiting threads read ") == static_cast<size_t>(np));
+      if (std::string(spin) == "0") REQUIRE(polled(r.err) == 0);
+      if (std::string(spin) != "0" && np == 2) REQUIRE(polled(r.err) > 0);
+    }
   }
 }
 
