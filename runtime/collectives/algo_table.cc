@@ -14,6 +14,11 @@ const std::vector<AlgoDesc>& algo_table() {
   static const std::vector<AlgoDesc> table = {
       {K::ALLREDUCE, "shm_flat", "ranks of one host with shared slots; payloads up to NEXAR_SHM_COLL_INLINE",
        "a/2 + n b + (p-1) n g", nullptr, allreduce_shm_flat_cost, allreduce_shm_flat, true, SlotUse::INLINE},
+      {K::ALLREDUCE, "shm_stage",
+       "ranks of one host with shared slots that may read each other's memory (CMA); payloads up to "
+       "NEXAR_SHM_STAGE_MAX",
+       "a + 2n(p-1)/p b + n(p-1)/p g", allreduce_shm_stage_why_not, allreduce_shm_stage_cost, allreduce_shm_stage,
+       true, SlotUse::DIRECT},
       {K::ALLREDUCE, "shm_direct", "ranks of one host with shared slots that may read each other's memory (CMA)",
        "3a/2 + 2n(p-1)/p b + n(p-1)/p g", nullptr, allreduce_shm_direct_cost, allreduce_shm_direct, true,
        SlotUse::DIRECT},

@@ -35,6 +35,7 @@ NX_DECLARE_ALGO(barrier_dissemination)
 NX_DECLARE_ALGO(allreduce_bucketed_staged)
 NX_DECLARE_ALGO(allreduce_shm_flat)
 NX_DECLARE_ALGO(allreduce_shm_direct)
+NX_DECLARE_ALGO(allreduce_shm_stage)
 NX_DECLARE_ALGO(broadcast_shm_flat)
 NX_DECLARE_ALGO(barrier_shm_flat)
 
@@ -48,6 +49,9 @@ NX_DECLARE_ALGO(barrier_shm_flat)
 // hearing, directly or through others, from every rank, each agreeing with the sender.
 Status agreement_round(CollContext& ctx);
 double agreement_round_cost(const CostModel& m, int p);
+
+// allreduce shm_stage applies up to NEXAR_SHM_STAGE_MAX bytes.
+const char* allreduce_shm_stage_why_not(int p, const CollArgs& args);
 
 // For algorithms that need a power-of-two number of ranks.
 const char* needs_pow2(int p, const CollArgs& args);

@@ -28,6 +28,9 @@
   X(NEXAR_SHM_SPIN_US,      DOUBLE, "50",    "Microseconds a waiting thread polls (yielding when ranks outnumber cores) before it sleeps") \
   X(NEXAR_SHM_COLL,         BOOL,   "1",     "Shared memory: collectives of communicators whose ranks all share a host may use slots in the shared segments (flat small-message and direct-read algorithms)") \
   X(NEXAR_SHM_COLL_INLINE,  INT,    "4096",  "Shared memory: largest collective payload (bytes) carried inline in a rank's shared slot") \
+  X(NEXAR_SHM_STAGE_MAX,    INT,    "67108864", "Shared memory: largest allreduce (bytes) reduced through a shared staging segment (shm_stage; the segment grows to the largest payload seen)") \
+  X(NEXAR_SHM_STAGE_BYTES,  INT,    "67108864", "Shared memory: largest staging segment of allreduce shm_stage; inputs are copied into it (no CMA) while (ranks + 1) * payload fits") \
+  X(NEXAR_SHM_STAGE_CHUNK,  INT,    "0",     "Shared memory: bytes of a work chunk in allreduce shm_stage (0: about two per rank, 16-256 KiB)") \
   X(NEXAR_QUIC_SPIN_US,     DOUBLE, "50",    "QUIC: microseconds a waiting thread polls the UDP socket itself before it sleeps (0: leave everything to the progress thread)") \
   X(NEXAR_RANK,             INT,    "-1",    "Global rank (set by nexrun)") \
   X(NEXAR_WORLD_SIZE,       INT,    "0",     "World size (set by nexrun)") \
