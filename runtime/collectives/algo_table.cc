@@ -7,7 +7,8 @@
 namespace nexar::coll {
 
 // Cost formulas use: a = latency per message, b = seconds per byte sent, g = seconds per
-// byte reduced, n = bytes, p = ranks, p2 = largest power of two <= p, L = ceil(log2 p).
+// byte reduced, c = NEXAR_COST_CMA_FACTOR (b / c: a byte copied within shared memory), n = bytes,
+// p = ranks, p2 = largest power of two <= p, L = ceil(log2 p).
 // In each kind, the first entry wins ties.
 const std::vector<AlgoDesc>& algo_table() {
   using K = CollKind;
@@ -17,7 +18,7 @@ const std::vector<AlgoDesc>& algo_table() {
       {K::ALLREDUCE, "shm_stage",
        "ranks of one host with shared slots that may read each other's memory (CMA); payloads up to "
        "NEXAR_SHM_STAGE_MAX",
-       "a + 2n(p-1)/p b + n(p-1)/p g", allreduce_shm_stage_why_not, allreduce_shm_stage_cost, allreduce_shm_stage,
+       "a + 2n b/c + n(p-1)/p g [(p+1)n > stage bytes: (n(p-1)/p + n/c) b; p > cores: one chunk g]", allreduce_shm_stage_why_not, allreduce_shm_stage_cost, allreduce_shm_stage,
        true, SlotUse::DIRECT},
       {K::ALLREDUCE, "shm_direct", "ranks of one host with shared slots that may read each other's memory (CMA)",
        "3a/2 + 2n(p-1)/p b + n(p-1)/p g", nullptr, allreduce_shm_direct_cost, allreduce_shm_direct, true,

@@ -84,6 +84,13 @@ size_t chunk_bytes(size_t n, int p) {
   return std::clamp(want, kMinChunk, kMaxChunk);
 }
 
+// This thread's cache-resident buffer for inputs read by CMA.
+unsigned char* bounce_buffer() {
+  static thread_local std::unique_ptr<Bounce> bounce;
+  if (!bounce) bounce = std::make_unique<Bounce>();
+  return bounce->b;
+}
+
 // Member j's input at byte at_b (bytes of it): ours where it lies, staged in the segment,
 // or read by CMA into the bounce buffer.
 Status input_of(ShmSlots& s, const CollArgs& a, int p, int me, int j, uint64_t seq, const shm::StageSegment& seg,
@@ -96,10 +103,8 @@ Status input_of(ShmSlots& s, const CollArgs& a, int p, int me, int j, uint64_t s
     *in = seg.data() + stride_of(seg, p) * (static_cast<size_t>(j) + 1) + at_b;
     return Status::Ok();
   }
-  static thread_local std::unique_ptr<Bounce> bounce;
-  if (!bounce) bounce = std::make_unique<Bounce>();
-  *in = bounce->b;
-  return s.read(j, bounce->b, s.buf(j, seq)->sendbuf + at_b, bytes);
+  *in = bounce_buffer();
+  return s.read(j, bounce_buffer(), s.buf(j, seq)->sendbuf + at_b, bytes);
 }
 
 // Chunk [off, off + len) elements of the result into the result area, inputs in rank order.
@@ -109,8 +114,16 @@ Status reduce_chunk(ShmSlots& s, const CollArgs& a, int p, int me, uint64_t seq,
   unsigned char* out = seg.data() + at_b;
   const unsigned char* in = nullptr;
   NX_RETURN_IF_ERROR(input_of(s, a, p, me, 0, seq, seg, at_b, bytes, &in));
-  std::memcpy(out, in, bytes);
-  for (int j = 1; j < p; ++j) {
+  int j = 1;
+  if (p > 1 && in != bounce_buffer()) {  // out = in_0 op in_1 at once, no copy
+    const unsigned char* in1 = nullptr;
+    NX_RETURN_IF_ERROR(input_of(s, a, p, me, 1, seq, seg, at_b, bytes, &in1));
+    reduce(out, in, in1, len, a.dtype, a.op);
+    j = 2;
+  } else {
+    std::memcpy(out, in, bytes);
+  }
+  for (; j < p; ++j) {
     NX_RETURN_IF_ERROR(input_of(s, a, p, me, j, seq, seg, at_b, bytes, &in));
     reduce(out, out, in, len, a.dtype, a.op);
   }
@@ -207,11 +220,19 @@ Status allreduce_shm_stage(CollContext& ctx, const CollArgs& a) {
   return Status::Ok();
 }
 
-// Two slot rounds (a/2 each); every rank reads n(p-1)/p bytes of inputs (CMA) and n of
-// result (memcpy from shared memory, cheaper: modelled as n/p), and reduces n(p-1)/p.
+// Two slot rounds (a/2 each); every rank copies its input in and the result out (2n
+// bytes, memcpy: b / c per byte) where (p + 1) n fits the segment, else reads n(p-1)/p by
+// CMA (b per byte, as the other shared-memory algorithms' large transfers) and copies n
+// out; and reduces n(p-1)/p. With more ranks than cores the ranks that hold one reduce
+// while the others copy, wait or sleep: only the last chunk's reduction is exposed (as
+// ring_pipelined counts one segment's).
 double allreduce_shm_stage_cost(const CostModel& m, int p, double n) {
   const double f = (p - 1.0) / p;
-  return m.alpha_us + 2 * n * f * m.beta_us_per_byte + m.reduce(n * f);
+  const bool staged = n * (p + 1) <= static_cast<double>(m.stage_bytes);
+  const double bytes = staged ? 2 * n / m.cma_factor : n * f + n / m.cma_factor;
+  const double chunk = static_cast<double>(chunk_bytes(static_cast<size_t>(n), p));
+  const double reduced = p > m.cores ? std::min(n * f, chunk) : n * f;
+  return m.alpha_us + bytes * m.beta_us_per_byte + m.reduce(reduced);
 }
 
 }  // namespace nexar::coll

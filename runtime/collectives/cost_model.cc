@@ -1,5 +1,9 @@
 #include "collectives/cost_model.h"
 
+#include <sched.h>
+
+#include <algorithm>
+
 #include "core/log.h"
 #include "core/params.h"
 
@@ -32,6 +36,11 @@ CostModel cost_model_from_params(CollTransport t) {
   m.pipeline_depth = depth >= 1 && depth <= 1024 ? static_cast<int>(depth) : 4;
   const int64_t bucket = params::get_int("NEXAR_BUCKET_BYTES");
   m.bucket_bytes = bucket > 0 ? static_cast<size_t>(bucket) : size_t{16} << 20;
+  m.cma_factor = positive("NEXAR_COST_CMA_FACTOR");
+  const int64_t stage = params::get_int("NEXAR_SHM_STAGE_BYTES");
+  m.stage_bytes = stage > 0 ? static_cast<size_t>(stage) : 0;
+  cpu_set_t cpus;
+  m.cores = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? std::max(1, CPU_COUNT(&cpus)) : 1;
   return m;
 }
 

@@ -18,6 +18,11 @@ struct CostModel {
   size_t segment_bytes = 1 << 20;
   int pipeline_depth = 4;
   size_t bucket_bytes = 16 << 20;  // allreduce_bucketed staging chunk
+  // beta is what a large transfer between processes costs per byte (CMA: page pinning,
+  // the kernel's copy); a byte memcpy'd within shared memory costs beta / cma_factor.
+  double cma_factor = 1.5;
+  size_t stage_bytes = 64 << 20;  // NEXAR_SHM_STAGE_BYTES: inputs staged while (p + 1) n fits
+  int cores = 1;                   // CPUs this process may run on (ranks beyond them wait for one)
 
   // alpha * msgs + beta * bytes
   double xfer(double msgs, double bytes) const { return alpha_us * msgs + beta_us_per_byte * bytes; }
