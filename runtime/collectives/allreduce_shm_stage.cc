@@ -16,6 +16,8 @@
 // block_done, after which their owner may stage its next input; the result area and the
 // counter are rewritten only after every member arrived at the next collective, i.e.
 // finished copying this one out.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -149,7 +151,8 @@ Status reduce_claimed(ShmSlots& s, const CollArgs& a, int p, int me, uint64_t se
 Status prepare_owner(ShmSlots& s, shm::StageSegment& seg, uint64_t seq, size_t n, int p) {
   Status st;
   const size_t need = may_stage(n, p) ? staged_bytes(n, p) : n;
-  if (seg.bytes() == 0 || seg.bytes() < need) st = seg.create(capacity_for(need));
+  const bool ours = seg.ref().pid == static_cast<uint64_t>(::getpid());  // not a mapping of an earlier owner's
+  if (!ours || seg.bytes() < need) st = seg.create(capacity_for(need));
   if (st.ok()) seg.header()->claim.store(0, std::memory_order_relaxed);
   info(s, 0, seq)->ref = st.ok() ? seg.ref() : shm::StageRef{};
   return st;
