@@ -32,17 +32,10 @@ CollQueue::~CollQueue() {
   if (worker_.joinable()) worker_.join();
 }
 
-bool CollQueue::try_begin_inline() {
+void CollQueue::release_to_worker() {
   std::lock_guard<std::mutex> lock(mu_);
-  if (busy_ || !queue_.empty()) return false;
-  busy_ = true;
-  return true;
-}
-
-void CollQueue::end_inline() {
-  std::lock_guard<std::mutex> lock(mu_);
-  busy_ = false;
-  if (!queue_.empty()) cv_.notify_all();  // the worker's turn
+  state_.fetch_and(~kBusy, std::memory_order_release);
+  cv_.notify_all();  // the worker's turn
 }
 
 Status CollQueue::run_blocking(const CollTaskPtr& task) {
@@ -58,6 +51,7 @@ Status CollQueue::run_blocking(const CollTaskPtr& task) {
 void CollQueue::submit(const CollTaskPtr& task) {
   std::lock_guard<std::mutex> lock(mu_);
   queue_.push_back(task);
+  state_.fetch_add(kQueued, std::memory_order_relaxed);
   if (!worker_.joinable()) worker_ = std::thread([this] { worker_loop(); });
   cv_.notify_all();
 }
@@ -65,16 +59,19 @@ void CollQueue::submit(const CollTaskPtr& task) {
 void CollQueue::worker_loop() {
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    cv_.wait(lock, [&] { return stop_ || (!busy_ && !queue_.empty()); });
+    cv_.wait(lock, [&] {
+      return stop_ || (!(state_.load(std::memory_order_acquire) & kBusy) && !queue_.empty());
+    });
     if (queue_.empty() && stop_) return;
     if (queue_.empty()) continue;
     CollTaskPtr t = queue_.front();
     queue_.pop_front();
-    busy_ = true;
+    // Not busy and a task queued: no inline claim can succeed meanwhile (it needs 0).
+    state_.fetch_sub(kQueued - kBusy, std::memory_order_acquire);
     lock.unlock();
     t->run();
     lock.lock();
-    busy_ = false;
+    state_.fetch_and(~kBusy, std::memory_order_release);
     cv_.notify_all();
   }
 }

@@ -1,10 +1,11 @@
 // Runs a communicator's collectives one at a time, in the order they were issued, whether
 // blocking or not: every rank then executes them in the same order, as MPI requires of
 // non-blocking collectives. A blocking call on an idle queue runs on the caller's thread
-// (no task object, no hand-off); otherwise a worker thread, started on first need, runs
-// the queue.
+// (no task object, no hand-off, no lock: one compare-and-swap to claim the queue and one
+// to release it); otherwise a worker thread, started on first need, runs the queue.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -54,13 +55,25 @@ class CollQueue {
 
  private:
   // Claims the queue for the caller's thread if nothing is queued or running.
-  bool try_begin_inline();
-  void end_inline();
+  bool try_begin_inline() {
+    uint32_t idle = 0;
+    return state_.compare_exchange_strong(idle, kBusy, std::memory_order_acquire, std::memory_order_relaxed);
+  }
+  void end_inline() {
+    uint32_t mine = kBusy;  // nothing was queued meanwhile: no lock, nobody to wake
+    if (!state_.compare_exchange_strong(mine, 0, std::memory_order_release, std::memory_order_relaxed))
+      release_to_worker();
+  }
+  void release_to_worker();
   void worker_loop();
+  // kBusy: a collective runs (inline or on the worker); plus kQueued per queued task.
+  // Queued tasks and the worker's claims change it under mu_; an inline claim only
+  // succeeds from 0 (idle, nothing queued), so it never overtakes a queued task.
+  static constexpr uint32_t kBusy = 1, kQueued = 2;
+  std::atomic<uint32_t> state_{0};
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<CollTaskPtr> queue_;
-  bool busy_ = false;
   bool stop_ = false;
   std::thread worker_;
 };

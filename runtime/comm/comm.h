@@ -73,7 +73,13 @@ class Comm {
   SlotArea* slot_area() const { return slots_.get(); }
   CollQueue& collectives() { return colls_; }
   // The sequence number of the next collective (every rank runs them in the same order).
-  uint32_t next_collective_seq() { return coll_seq_++ & ((1u << 20) - 1); }
+  // Only the thread holding the collective queue calls it (its claim orders the calls),
+  // so a load and a store do: no read-modify-write.
+  uint32_t next_collective_seq() {
+    const uint32_t s = coll_seq_.load(std::memory_order_relaxed);
+    coll_seq_.store(s + 1, std::memory_order_relaxed);
+    return s & ((1u << 20) - 1);
+  }
   // How many communicators were made from this one (split and dup are collective, so every
   // member counts the same).
   uint32_t next_child_number() { return children_++; }

@@ -8,9 +8,10 @@
 namespace nexar::comm {
 
 CommCollContext::CommCollContext(Comm& comm, uint32_t seq, uint64_t descriptor)
-    : comm_(comm), seq_(seq), descriptor_(descriptor), deadline_(comm.deadline()) {}
+    : comm_(comm), seq_(seq), descriptor_(descriptor) {}
 
 CommCollContext::~CommCollContext() {
+  if (!tracked_) return;
   const auto abandon = [this](p2p::RequestPtr& r) {
     if (r && !r->is_done()) comm_.engine().cancel(r, Status(NEXAR_ERR_ABORTED, "collective abandoned after an error"));
   };
@@ -22,6 +23,7 @@ CommCollContext::~CommCollContext() {
 }
 
 void CommCollContext::track(coll::Pending* out, p2p::RequestPtr req) {
+  tracked_ = true;
   for (p2p::RequestPtr& slot : slots_) {
     if (!slot) {
       slot = std::move(req);
@@ -46,6 +48,7 @@ Status CommCollContext::isend(int peer, int tag, const void* buf, size_t bytes, 
   int t;
   NX_RETURN_IF_ERROR(engine_tag(tag, &t));
   tell_engine();
+  deadline();  // counts from the first transfer
   p2p::RequestPtr req;
   NX_RETURN_IF_ERROR(comm_.isend(comm_.coll_context(), buf, bytes, peer, t, &req, descriptor_));
   track(out, std::move(req));
@@ -57,6 +60,7 @@ Status CommCollContext::irecv(int peer, int tag, void* buf, size_t bytes, coll::
   int t;
   NX_RETURN_IF_ERROR(engine_tag(tag, &t));
   tell_engine();
+  deadline();
   p2p::RequestPtr req;
   NX_RETURN_IF_ERROR(comm_.irecv(comm_.coll_context(), buf, bytes, peer, t, &req, &descriptor_));
   track(out, std::move(req));
@@ -68,7 +72,7 @@ Status CommCollContext::wait(coll::Pending* p) {
   if (!req) return Status(NEXAR_ERR_INTERNAL, "wait on a transfer that never started");
   p->impl = nullptr;
   const p2p::Request& r = **req;
-  Status st = comm_.wait(*req, deadline_);
+  Status st = comm_.wait(*req, deadline());
   if (st.code() == NEXAR_ERR_INVALID_ARGUMENT) {  // longer than expected: ranks disagree
     st = comm_.fail(Status(NEXAR_ERR_MISMATCH, "collective data longer than expected: " + st.message()));
   } else if (st.ok() && r.kind == p2p::Request::Kind::RECV && r.bytes != r.capacity) {
@@ -94,7 +98,7 @@ void CommCollContext::tell_engine() {
 coll::ShmSlots* CommCollContext::shm_slots() {
   SlotArea* a = comm_.slot_area();
   if (!a) return nullptr;
-  if (!slots_view_) slots_view_.emplace(*this, comm_, *a, descriptor_, deadline_);
+  if (!slots_view_) slots_view_.emplace(*this, comm_, *a, descriptor_);
   return &*slots_view_;
 }
 

@@ -1,5 +1,6 @@
 // CollContext over a communicator's collective context id: what algorithms use. Every
-// transfer of one collective shares the deadline set when it started, carries its
+// transfer and wait of one collective shares one deadline, set when the first of them
+// needs it (a slot collective whose members are all running never reads the clock), carries its
 // descriptor (a rank running another collective is NEXAR_ERR_MISMATCH, not a hang), and
 // is tagged with its sequence number so consecutive collectives never mix.
 #pragma once
@@ -34,6 +35,14 @@ class CommCollContext final : public coll::CollContext {
   // collective over messages is still NEXAR_ERR_MISMATCH. A slot collective that ends
   // quickly never takes the engine's lock.
   void tell_engine();
+  // The collective's deadline: the communicator's timeout from the first call.
+  p2p::Clock::time_point deadline() {
+    if (!has_deadline_) {
+      deadline_ = comm_.deadline();
+      has_deadline_ = true;
+    }
+    return deadline_;
+  }
 
  private:
   Status engine_tag(int tag, int* out) const;
@@ -43,8 +52,10 @@ class CommCollContext final : public coll::CollContext {
   Comm& comm_;
   const uint32_t seq_;
   const uint64_t descriptor_;
-  p2p::Clock::time_point deadline_;
+  p2p::Clock::time_point deadline_{};
+  bool has_deadline_ = false;
   bool engine_told_ = false;
+  bool tracked_ = false;  // a transfer ever used slots_ (else the destructor skips them)
   std::optional<CommSlots> slots_view_;  // made on first use
   // Transfers started and not yet waited for: an algorithm that fails returns at once, so
   // these are cancelled when the collective ends (their scratch buffers go away with it).

@@ -1,8 +1,10 @@
 #include "comm/comm_slots.h"
 
+#include <sched.h>
 #include <time.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <string>
 
@@ -15,8 +17,13 @@ namespace nexar::comm {
 namespace {
 constexpr size_t kReadChunk = size_t{1} << 30;  // process_vm_readv takes any size; one call per read
 // The pure spin before the engine's waiter: long enough for a peer that is running to
-// arrive (a slot round trip is ~0.2 us), short against the waiter's own spin.
+// arrive (a slot round trip is ~0.2 us), short against the waiter's own spin. Measured
+// from the 64th turn: a wait that ends sooner never reads the clock.
 constexpr auto kSlotSpin = std::chrono::nanoseconds(2000);
+// The spin after a wait that ended soon after going past it (SlotArea::long_spin): longer
+// than a woken rank takes to run again, and a wait that ends within kLate counts as such.
+constexpr auto kSlotLongSpin = std::chrono::microseconds(250);
+constexpr auto kLate = std::chrono::milliseconds(1);
 
 void relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -44,6 +51,9 @@ Status CommSlots::arrive(uint64_t seq, uint64_t count) {
   mine->descriptor = descriptor_;
   mine->count = count;
   mine->flags = a_.cma ? shm::kCollSlotCma : 0;
+  // glibc reads it from the rseq area (a load). Relaxed atomic: spinning members read it
+  // before this arrival is published (a hint only).
+  std::atomic_ref<int32_t>(mine->cpu).store(sched_getcpu(), std::memory_order_relaxed);
   publish(&shm::CollSlot::arrived, seq);
   NX_RETURN_IF_ERROR(wait(&shm::CollSlot::arrived, seq, -1));
   // Every rank compares every member's descriptor with its own: each one that disagrees
@@ -64,10 +74,29 @@ Status CommSlots::arrive(uint64_t seq, uint64_t count) {
 }
 
 void CommSlots::publish(coll::SlotField field, uint64_t seq) {
-  (a_.slots[static_cast<size_t>(comm_.rank())]->*field).store(seq, std::memory_order_release);
-  // A ring costs a fence and a load when nobody sleeps on that doorbell.
+  word(comm_.rank(), field, seq).store(seq, std::memory_order_release);
+  ring_owed_ = true;
+}
+
+void CommSlots::ring_owed() {
+  if (!ring_owed_) return;
+  ring_owed_ = false;
+  const size_t me = static_cast<size_t>(comm_.rank());
+#if defined(__SANITIZE_THREAD__)
   for (size_t r = 0; r < a_.bells.size(); ++r)
-    if (static_cast<int>(r) != comm_.rank()) shm::ring(a_.bells[r]);
+    if (r != me) shm::ring(a_.bells[r]);
+#else
+  // One fence for every member (shm::ring fences per doorbell); a doorbell nobody sleeps
+  // on costs a load of a line that stays shared.
+  shm::full_fence();
+  for (size_t r = 0; r < a_.bells.size(); ++r) {
+    shm::Doorbell* b = a_.bells[r];
+    if (r != me && b->sleepers.load(std::memory_order_relaxed) != 0) {
+      b->seq.fetch_add(1, std::memory_order_release);
+      shm::futex_wake_all(&b->seq);
+    }
+  }
+#endif
 }
 
 Status CommSlots::broken(int r) {
@@ -85,24 +114,44 @@ Status CommSlots::broken(int r) {
 Status CommSlots::wait(coll::SlotField field, uint64_t seq, int r) {
   int next = r >= 0 ? r : 0;
   const int end = r >= 0 ? r + 1 : comm_.size();
-  const auto ready = [&](int m) { return (a_.slots[static_cast<size_t>(m)]->*field).load(std::memory_order_acquire) >= seq; };
+  const auto ready = [&](int m) { return word(m, field, seq).load(std::memory_order_acquire) >= seq; };
   while (next < end && ready(next)) ++next;
-  if (next == end) return Status::Ok();
+  if (next == end) {
+    ring_owed();
+    return Status::Ok();
+  }
   // A slot round trip is one release store and a spin on the peers' lines: nothing else
-  // (no transport polling, no clock but every 64th turn) while the members are running.
-  if (a_.spin_first && (a_.spin_score > 0 || (++a_.spin_waits & 15) == 0)) {
-    const auto until = p2p::Clock::now() + kSlotSpin;
+  // (no transport polling, no clock in the first 64 turns, then every 64th) while the
+  // members are running.
+  if (a_.spin_first && (a_.long_spin || a_.spin_score > 0 || (++a_.spin_waits & 15) == 0)) {
+    p2p::Clock::time_point until{};
     for (unsigned n = 1;; ++n) {
       relax();
       while (next < end && ready(next)) ++next;
       if (next == end) {
         a_.spin_score = std::min(a_.spin_score + 1, 8);
+        ring_owed();
         return Status::Ok();
       }
-      if ((n & 63) == 0 && p2p::Clock::now() >= until) break;
+      if ((n & 63) == 0) {
+        const auto now = p2p::Clock::now();
+        if (n == 64) {
+          until = now + (a_.long_spin ? kSlotLongSpin : kSlotSpin);
+          ring_owed();  // a member may sleep on this publication; the store has left by now
+        } else if (now >= until) {
+          break;
+        }
+        // The member we wait for last ran on this CPU (the scheduler put a woken rank
+        // next to its waker): spinning only keeps it off; hand the CPU over.
+        if (std::atomic_ref<int32_t>(buf(next, seq)->cpu).load(std::memory_order_relaxed) == sched_getcpu())
+          sched_yield();
+      }
     }
     a_.spin_score = std::max(a_.spin_score - 2, -8);
+    a_.long_spin = false;
   }
+  ring_owed();  // before this rank may sleep
+  const auto slow_start = p2p::Clock::now();
   Status stop;
   int64_t last_tick = coarse_tick();
   const auto done = [&] {
@@ -119,9 +168,12 @@ Status CommSlots::wait(coll::SlotField field, uint64_t seq, int r) {
     }
     return false;
   };
-  const bool ok = comm_.engine().waiter().wait(done, deadline_);
+  const bool ok = comm_.engine().waiter().wait(done, ctx_.deadline());
   if (!stop.ok()) return stop;
-  if (ok) return Status::Ok();
+  if (ok) {
+    if (a_.spin_first && p2p::Clock::now() - slow_start < kLate) a_.long_spin = true;
+    return Status::Ok();
+  }
   if (Status b = broken(next); !b.ok()) return b;
   return comm_.fail(not_arrived(field, seq, next, end));
 }
@@ -129,7 +181,7 @@ Status CommSlots::wait(coll::SlotField field, uint64_t seq, int r) {
 Status CommSlots::not_arrived(coll::SlotField field, uint64_t seq, int from, int to) const {
   std::string who;
   for (int m = from; m < to; ++m)
-    if ((a_.slots[static_cast<size_t>(m)]->*field).load(std::memory_order_acquire) < seq)
+    if (word(m, field, seq).load(std::memory_order_acquire) < seq)
       who += strprintf("%s%d", who.empty() ? "" : ", ", a_.world[static_cast<size_t>(m)]);
   return Status(NEXAR_ERR_TIMEOUT, strprintf("world rank(s) %s did not %s in a shared-slot collective within %.3g s",
                                              who.c_str(), phase_name(field), comm_.timeout()));

@@ -1,6 +1,11 @@
 // coll::ShmSlots over a communicator's SlotArea, for one collective: its descriptor, its
 // deadline, and the engine's waiter (spin, then yield when ranks outnumber cores, then
-// sleep on this rank's `user` doorbell, which publish() rings on every member).
+// sleep on this rank's `user` doorbell, which every member rings after publishing).
+// publish() only stores: the ring (a fence, then a look at every member's doorbell) waits
+// until this rank's next wait ends, has spun 64 turns, or is about to sleep, so the fence
+// never stalls on the store still in flight. A sleeper fences before its last look (shm::begin_sleep),
+// so it either sees the store or is seen by the later ring; and a rank never sleeps with
+// a ring owed, so no two ranks sleep waiting for each other's ring.
 #pragma once
 
 #include "collectives/shm_slots.h"
@@ -13,9 +18,11 @@ class CommCollContext;
 
 class CommSlots final : public coll::ShmSlots {
  public:
-  CommSlots(CommCollContext& ctx, Comm& comm, SlotArea& area, uint64_t descriptor,
-            const p2p::Clock::time_point& deadline)
-      : ctx_(ctx), comm_(comm), a_(area), descriptor_(descriptor), deadline_(deadline) {}
+  CommSlots(CommCollContext& ctx, Comm& comm, SlotArea& area, uint64_t descriptor)
+      : ctx_(ctx), comm_(comm), a_(area), descriptor_(descriptor) {}
+  ~CommSlots() override { ring_owed(); }
+  CommSlots(const CommSlots&) = delete;
+  CommSlots& operator=(const CommSlots&) = delete;
 
   uint64_t next_seq() override { return ++a_.seq; }
   size_t inline_bytes() const override { return a_.inline_bytes; }
@@ -33,12 +40,19 @@ class CommSlots final : public coll::ShmSlots {
   // A slow wait first announces the collective to the engine (tell_engine).
   Status broken(int r);
   Status not_arrived(coll::SlotField field, uint64_t seq, int from, int to) const;
+  // The word member m publishes field in for seq: the arrival lives in the buffer's line.
+  std::atomic<uint64_t>& word(int m, coll::SlotField field, uint64_t seq) const {
+    if (field == &shm::CollSlot::arrived) return buf(m, seq)->seq;
+    return a_.slots[static_cast<size_t>(m)]->*field;
+  }
+  // Rings every other member's doorbell if this rank published since its last ring.
+  void ring_owed();
 
   CommCollContext& ctx_;
   Comm& comm_;
   SlotArea& a_;
   const uint64_t descriptor_;
-  const p2p::Clock::time_point& deadline_;
+  bool ring_owed_ = false;
 };
 
 }  // namespace nexar::comm

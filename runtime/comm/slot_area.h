@@ -30,9 +30,14 @@ struct SlotArea {
   // It adapts like the engine's waiter: spin_score counts recent spins that caught the
   // members (+1) or not (-2); at or below zero only every 16th wait tries again (a busy
   // host, where the spin only delays the yield that lets a member run).
+  // long_spin: the last wait that went past the spin still ended within a millisecond:
+  // the member was only late (a sleeping rank's wake-up takes ~50-100 us in a VM), so the
+  // spin waits longer than a wake-up until a long spin misses. Without it two ranks that
+  // each sleep before the other wakes stay at one wake-up per collective.
   bool spin_first = false;
   int spin_score = 1;
   unsigned spin_waits = 0;
+  bool long_spin = false;
   std::vector<shm::CollSlot*> slots;  // per comm rank
   std::vector<shm::Doorbell*> bells;
   std::vector<pid_t> pids;

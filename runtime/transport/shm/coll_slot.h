@@ -2,13 +2,16 @@
 // (collectives/shm_slots.h, docs/shm.md "Collective slots"). It lives in its owner's inbox,
 // which every rank of the host maps; only the owner writes it, everyone reads it.
 //
-//   arrived | block_done | read_done | buffer 0 | buffer 1      (64-byte aligned parts)
+//   (unused) | block_done | read_done | buffer 0 | buffer 1      (64-byte aligned parts)
+//   buffer = seq, descriptor, count, flags, cpu, sendbuf, recvbuf (48 B), inline data
 //
 // For collective sequence s the owner fills buffer[s & 1] (descriptor, count, addresses,
-// inline data), then publishes arrived = s (release). Readers wait for arrived >= s
-// (acquire) and read buffer[s & 1]. The owner reaches s + 2 only after every member
-// published s + 1, i.e. finished reading s, so a buffer is never rewritten while read.
-// block_done and read_done are the two later phases of the direct-read allreduce.
+// inline data), then publishes its arrival there: buffer.seq = s (release). Readers wait
+// for that seq >= s (acquire) and read the buffer. The arrival word, the descriptor, the
+// count and the first 16 inline bytes share one cache line, so a small collective moves
+// one line from each rank to each reader. The owner reaches s + 2 only after every
+// member published s + 1, i.e. finished reading s, so a buffer is never rewritten while
+// read. block_done and read_done are the two later phases of the direct-read allreduce.
 // Sequences start at 1 (a zeroed slot has seen none) and only grow.
 #pragma once
 
@@ -24,20 +27,23 @@ inline constexpr uint32_t kCollAreas = 1;
 inline constexpr size_t kCollInlineMax = 1u << 20;
 
 struct CollSlotBuf {
-  uint64_t descriptor;  // the collective's 64-bit descriptor (comm/coll_descriptor.h)
-  uint64_t count;       // its full element count
-  uint64_t sendbuf;     // addresses in the owner's memory (direct-read algorithms)
+  std::atomic<uint64_t> seq;  // the owner's arrival: the last sequence it published here
+  uint64_t descriptor;        // the collective's 64-bit descriptor (comm/coll_descriptor.h)
+  uint64_t count;             // its full element count
+  uint32_t flags;             // kCollSlotCma: the owner may read every local peer's memory
+  int32_t cpu;                // the CPU the owner ran on when it arrived (-1: unknown)
+  uint64_t sendbuf;           // addresses in the owner's memory (direct-read algorithms)
   uint64_t recvbuf;
-  uint64_t flags;       // kCollSlotCma: the owner may read every local peer's memory
-  uint64_t pad[3];
-  // followed by the inline payload (CollSlotHeader::inline_bytes)
+  // followed by the inline payload (inline_bytes), its first 16 bytes in this line
   uint8_t* data() { return reinterpret_cast<uint8_t*>(this + 1); }
   const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(this + 1); }
 };
-static_assert(sizeof(CollSlotBuf) == 64);
-inline constexpr uint64_t kCollSlotCma = 1;
+static_assert(sizeof(CollSlotBuf) == 48);
+inline constexpr uint32_t kCollSlotCma = 1;
 
 struct CollSlot {
+  // Unused since the arrival moved into the buffer's first line (CollSlotBuf::seq); kept
+  // so the other fields stay where they were. ShmSlots maps the "arrived" phase onto seq.
   alignas(64) std::atomic<uint64_t> arrived;
   alignas(64) std::atomic<uint64_t> block_done;
   alignas(64) std::atomic<uint64_t> read_done;
@@ -45,7 +51,8 @@ struct CollSlot {
 };
 static_assert(std::atomic<uint64_t>::is_always_lock_free, "slot sequences must be lock-free in shared memory");
 
-inline size_t coll_buf_bytes(size_t inline_bytes) { return sizeof(CollSlotBuf) + (inline_bytes + 63) / 64 * 64; }
+// Whole lines, so every buffer starts a line (its seq and the first inline bytes share it).
+inline size_t coll_buf_bytes(size_t inline_bytes) { return (sizeof(CollSlotBuf) + inline_bytes + 63) / 64 * 64; }
 inline size_t coll_slot_bytes(size_t inline_bytes) {
   return (offsetof(CollSlot, buffers) + 2 * coll_buf_bytes(inline_bytes) + 4095) / 4096 * 4096;
 }
