@@ -170,11 +170,15 @@ void World::configure_waiter() {
   progress_ = std::make_unique<WorldProgress>(shm_.get(), poll_quic ? endpoint_.get() : nullptr);
   // Completions ring the shared-memory inbox doorbell when there is one (senders on this
   // host ring it too), else the waiter's own.
-  engine_->waiter().configure(shm_ ? shm_->user_bell() : nullptr, progress_.get(), spin_ns, oversubscribed,
-                              progress_.get());
+  // Polling the socket, the spin yields after its hard part: the progress threads (this
+  // rank's and its peers') need a core now and then.
+  const p2p::SpinYield yield = oversubscribed ? p2p::SpinYield::kAlways
+                               : poll_quic    ? p2p::SpinYield::kAfterHard
+                                              : p2p::SpinYield::kNever;
+  engine_->waiter().configure(shm_ ? shm_->user_bell() : nullptr, progress_.get(), spin_ns, yield, progress_.get());
   NX_INFO(INIT, "rank %d waits polling%s%s for %lld us%s", info_.rank, shm_ ? " shared memory" : "",
           poll_quic ? " the QUIC socket" : "", static_cast<long long>(spin_ns / 1000),
-          oversubscribed ? " (yielding: more ranks than cores)" : "");
+          oversubscribed ? " (yielding: more ranks than cores)" : poll_quic ? " (yielding after 3 us)" : "");
 }
 
 Status World::connect_mesh(const std::vector<std::string>& addresses) {

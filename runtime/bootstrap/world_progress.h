@@ -36,6 +36,9 @@ class WorldProgress final : public shm::Progress, public p2p::SpinListener {
   void spin_end(bool going_to_sleep) override {
     if (quic::Endpoint* ep = endpoint_.load(std::memory_order_acquire)) ep->leave_spin(going_to_sleep);
   }
+  void sleep_end() override {
+    if (quic::Endpoint* ep = endpoint_.load(std::memory_order_acquire)) ep->leave_sleep();
+  }
 
  private:
   static constexpr uint32_t kShmPollsPerSocket = 16;

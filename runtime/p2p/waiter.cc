@@ -2,7 +2,7 @@
 
 namespace nexar::p2p {
 
-void Waiter::configure(shm::Doorbell* bell, Progress* progress, int64_t spin_ns, bool yield,
+void Waiter::configure(shm::Doorbell* bell, Progress* progress, int64_t spin_ns, SpinYield yield,
                        SpinListener* listener) {
   bell_ = bell ? bell : &own_bell_;
   progress_ = progress;

@@ -27,8 +27,18 @@ class SpinListener {
  public:
   virtual ~SpinListener() = default;
   virtual void spin_begin() = 0;
-  // going_to_sleep: the spin found nothing and the thread now sleeps on its doorbell.
+  // going_to_sleep: the spin found nothing and the thread now sleeps on its doorbell;
+  // sleep_end() follows when that wait is over.
   virtual void spin_end(bool going_to_sleep) = 0;
+  virtual void sleep_end() = 0;
+};
+
+// How a spin shares the CPU once its hard part (a few microseconds) is over.
+enum class SpinYield {
+  kNever,      // poll on (shared memory: the peer runs on another core)
+  kAfterHard,  // then yield between polls: threads this one waits for may need the core (the
+               // QUIC progress threads: 2 ranks on 2 cores are 4 threads)
+  kAlways,     // from the first poll, no hard spin (more of this job's ranks than cores)
 };
 
 class Waiter {
@@ -39,12 +49,17 @@ class Waiter {
 
   // Set before any request uses this waiter (bootstrap), or reset to the private bell.
   // bell: where completions and senders ring (may be shared memory); progress: polled
-  // while waiting (may be null); spin_ns: how long to poll before sleeping; yield: give up
-  // the CPU between polls (more ranks than cores).
-  // listener (may be null) hears when a wait starts and ends its spin.
-  void configure(shm::Doorbell* bell, Progress* progress, int64_t spin_ns, bool yield,
+  // while waiting (may be null); spin_ns: how long to poll before sleeping; yield: when to
+  // give up the CPU between polls. listener (may be null) hears when a wait starts and ends
+  // its spin.
+  void configure(shm::Doorbell* bell, Progress* progress, int64_t spin_ns, SpinYield yield,
                  SpinListener* listener = nullptr);
-  void reset() { configure(nullptr, nullptr, 0, false); }
+  // yield: more ranks than cores (kAlways), else kNever.
+  void configure(shm::Doorbell* bell, Progress* progress, int64_t spin_ns, bool yield,
+                 SpinListener* listener = nullptr) {
+    configure(bell, progress, spin_ns, yield ? SpinYield::kAlways : SpinYield::kNever, listener);
+  }
+  void reset() { configure(nullptr, nullptr, 0, SpinYield::kNever); }
 
   shm::Doorbell* bell() { return bell_; }
   void ring() { shm::ring(bell_); }
@@ -68,6 +83,7 @@ class Waiter {
 
   static constexpr int64_t kHardSpinNs = 3000;
   static constexpr int64_t kLostCpuNs = 100000;
+  static constexpr int kSleepEarlyWaits = 256;
   // Hard spinning pays while it catches messages; score counts recent outcomes.
   int64_t hard_spin_ns() {
     const int n = waits_.fetch_add(1, std::memory_order_relaxed);
@@ -84,23 +100,34 @@ class Waiter {
   Progress* progress_ = nullptr;
   SpinListener* listener_ = nullptr;
   int64_t spin_ns_ = 0;
-  bool yield_ = false;
+  SpinYield yield_ = SpinYield::kNever;
   std::atomic<int> score_{1};
   std::atomic<int> waits_{0};
+  // kAfterHard: waits left that sleep right after the hard spin, since a yield lost the
+  // CPU to another job.
+  std::atomic<int> sleep_early_{0};
 };
 
 template <class Done>
 bool Waiter::wait(Done&& done, Clock::time_point deadline) {
   if (done()) return true;
+  bool told_sleep = false;  // the listener heard spin_end(true): it hears sleep_end() too
   if (progress_ && spin_ns_ > 0) {
     // Poll hard for a few microseconds (a small message's round trip), then poll and yield
     // the CPU: a peer we woke may be waiting for this core (another rank, or other load).
     // When recent waits only ended after yielding (the peer shares our core), yield at
     // once, re-trying the hard spin now and then.
     const auto start = Clock::now();
-    const auto spin_end = std::min(deadline, start + std::chrono::nanoseconds(spin_ns_));
-    const int64_t hard = yield_ ? 0 : hard_spin_ns();
+    const int64_t hard = yield_ == SpinYield::kAlways ? 0 : hard_spin_ns();
+    auto spin_end = std::min(deadline, start + std::chrono::nanoseconds(spin_ns_));
     const auto hard_end = start + std::chrono::nanoseconds(std::min<int64_t>(spin_ns_, hard));
+    if (yield_ == SpinYield::kAfterHard) {
+      const int left = sleep_early_.load(std::memory_order_relaxed);
+      if (left > 0) {
+        sleep_early_.store(left - 1, std::memory_order_relaxed);
+        spin_end = std::min(spin_end, start + std::chrono::nanoseconds(kHardSpinNs));
+      }
+    }
     bool hard_phase = hard > 0;
     if (listener_) listener_->spin_begin();
     for (unsigned n = 1;; ++n) {
@@ -126,17 +153,24 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
       if (now >= spin_end) break;
       if (now >= hard_end) {
         hard_phase = false;
-        // Yield only to this job's own ranks (yield_: more of them than cores). Under other
-        // jobs' load one yield can cost milliseconds (the yielder waits behind every
-        // runnable thread; a woken sleeper does not), so then poll on, and sleep as soon
-        // as a gap between polls shows the CPU was lost anyway.
-        if (yield_) sched_yield(); else relax();
-        if (Clock::now() - now > std::chrono::nanoseconds(kLostCpuNs)) break;
+        // Yield only to this job's own threads: its ranks (kAlways: more of them than
+        // cores), or the QUIC progress threads (kAfterHard: polling on without yielding
+        // starved them; 2 ranks on 2 cores are 4 threads, and a 4 B allreduce took
+        // 150-250 us instead of 20-90 us). Under other jobs' load one yield can cost
+        // milliseconds (a spinner is a CPU hog like them; a woken sleeper preempts), so
+        // sleep as soon as a gap between polls shows the CPU was lost, and (kAfterHard)
+        // sleep right after the hard spin for the next kSleepEarlyWaits waits.
+        if (yield_ != SpinYield::kNever) sched_yield(); else relax();
+        if (Clock::now() - now > std::chrono::nanoseconds(kLostCpuNs)) {
+          if (yield_ == SpinYield::kAfterHard) sleep_early_.store(kSleepEarlyWaits, std::memory_order_relaxed);
+          break;
+        }
       } else {
         relax();
       }
     }
     if (listener_) listener_->spin_end(true);
+    told_sleep = listener_ != nullptr;
   }
   shm::Doorbell* b = bell_;
   for (;;) {
@@ -146,6 +180,7 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
     const auto now = Clock::now();
     if (ok || now >= deadline) {
       shm::end_sleep(b);
+      if (told_sleep) listener_->sleep_end();
       return ok;
     }
     // Wake up at least every second: bounded even if a ring were ever missed.

@@ -97,6 +97,13 @@ void ConnectionImpl::carry_out_close() {
 void ConnectionImpl::finish(const Status& why) {
   if (finished_) return;
   finished_ = true;
+  if (conn_ != nullptr) {  // what congestion control and the RTT estimate ended at (tuning)
+    ngtcp2_conn_stat cs;
+    ngtcp2_conn_get_conn_stat(conn_, &cs);
+    NX_TRACE(NET, "connection with %s: cwnd %llu ssthresh %llu srtt %.1f us min_rtt %.1f us pto_count %zu",
+             who().c_str(), static_cast<unsigned long long>(cs.cwnd), static_cast<unsigned long long>(cs.ssthresh),
+             static_cast<double>(cs.smoothed_rtt) / 1e3, static_cast<double>(cs.min_rtt) / 1e3, cs.pto_count);
+  }
   if (why.code() == NEXAR_ERR_AUTH)
     NX_WARN(NET, "refused connection %s %s: %s", is_server_ ? "from" : "to", remote_.to_string().c_str(),
             why.message().c_str());

@@ -89,13 +89,15 @@ class Endpoint {
   // a message (p2p::Waiter): the datagram is processed where it is awaited, without a
   // thread hand-off. Thread-safe; nothing happens when called from inside a callback.
   virtual size_t poll() = 0;
-  // A thread starts / stops calling poll() in a loop: while any does, the progress thread
-  // stops watching the socket (else every datagram would wake it too, and it would take
-  // the lock ahead of the poller), and only wakes for timers and posted work, or at least
-  // every millisecond. leave_spin(true) before the thread sleeps: the progress thread then
-  // watches the socket again at once.
+  // A thread starts / stops calling poll() in a loop. While threads poll (one did in the
+  // last 100 us) and none sleeps after a spin, the progress thread does not watch the
+  // socket (else every datagram would wake it too, and it would take the lock ahead of the
+  // poller) and wakes only for posted work and alarms, or every millisecond to look again.
+  // leave_spin(true) before the thread sleeps: the progress thread then watches the socket
+  // at once, until that thread calls leave_sleep() (its wait is over).
   virtual void enter_spin() = 0;
   virtual void leave_spin(bool going_to_sleep) = 0;
+  virtual void leave_sleep() = 0;
   // Datagrams that poll() received (not the progress thread), since creation.
   virtual uint64_t polled_datagrams() const = 0;
   // True on a thread that holds the endpoint's lock (the progress thread while it works,

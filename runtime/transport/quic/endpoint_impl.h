@@ -40,6 +40,7 @@ class EndpointImpl final : public Endpoint {
   size_t poll() override;
   void enter_spin() override;
   void leave_spin(bool going_to_sleep) override;
+  void leave_sleep() override;
   uint64_t polled_datagrams() const override { return polled_.load(std::memory_order_relaxed); }
   bool on_progress_thread() const override { return inside_ == this; }
   const EndpointConfig& config() const override { return config_; }
@@ -90,6 +91,7 @@ class EndpointImpl final : public Endpoint {
   std::atomic<uint64_t> polled_{0};
   std::atomic<bool> loop_wants_lock_{false};  // the progress thread waits for io_mu_
   std::atomic<int> spinners_{0};              // threads between enter_spin and leave_spin
+  std::atomic<int> sleepers_{0};              // threads between leave_spin(true) and leave_sleep
   std::atomic<bool> loop_blind_{false};       // the progress thread sleeps without the socket
   std::atomic<bool> timer_stale_{false};      // the timerfd may not match the earliest expiry
   std::atomic<uint64_t> last_poll_{0};         // when a thread last called poll()

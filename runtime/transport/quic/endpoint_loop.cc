@@ -16,7 +16,7 @@
 
 namespace nexar::quic {
 namespace {
-constexpr ngtcp2_tstamp kBlindBoundNs = 250 * NGTCP2_MICROSECONDS;  // a blind loop looks again after this
+constexpr ngtcp2_tstamp kBlindBoundNs = NGTCP2_MILLISECONDS;  // a blind loop looks again after this
 constexpr ngtcp2_tstamp kStaleSpinnerNs = 100 * NGTCP2_MICROSECONDS;
 }  // namespace
 
@@ -25,16 +25,20 @@ void EndpointImpl::run() {
   io_mu_.lock();
   inside_ = this;
   while (!stopping_) {
-    // Blind while threads spin in poll(): they read the socket and run the timers
-    // (endpoint.h, enter_spin), and the last one out re-arms the timer (leave_spin). The
-    // loop wakes for posted work, writability, or after a millisecond to look again.
-    // A spinner that has not polled for a while lost its CPU (other load): the loop then
-    // watches the socket itself rather than leave the datagrams to a thread not running.
+    // Blind while threads poll(): they read the socket and run the timers (endpoint.h,
+    // enter_spin). The loop wakes for posted work, writability, an alarm, a thread going
+    // to sleep, or after kBlindBoundNs to look again. Not only while a thread is inside a
+    // spin: between two waits (a barrier, then the next collective) no thread spins for a
+    // few microseconds, and a loop that went back to the socket then took every datagram's
+    // wake-up (a core taken from a spinning rank) and the lock ahead of the spinner.
+    // Polls that stopped for a while mean the threads compute, or lost their CPU (other
+    // load): the loop then watches the socket itself. A thread asleep after its spin needs
+    // the loop to (leave_spin / leave_sleep).
     bool blind = false;
-    if (spinners_.load(std::memory_order_relaxed) > 0 &&
+    if (sleepers_.load(std::memory_order_relaxed) == 0 &&
         now_ns() - last_poll_.load(std::memory_order_relaxed) < kStaleSpinnerNs) {
       loop_blind_.store(true, std::memory_order_seq_cst);
-      blind = spinners_.load(std::memory_order_seq_cst) > 0;
+      blind = sleepers_.load(std::memory_order_seq_cst) == 0;
       if (!blind) loop_blind_.store(false, std::memory_order_relaxed);
     }
     // The loop's own sleep is ppoll's timeout (no timer system call per turn); the timerfd

@@ -115,19 +115,27 @@ size_t EndpointImpl::poll() {
 void EndpointImpl::enter_spin() { spinners_.fetch_add(1, std::memory_order_seq_cst); }
 
 void EndpointImpl::leave_spin(bool going_to_sleep) {
-  // Dekker with run(): it sets loop_blind_ then reads spinners_; we drop spinners_ then
+  // Dekker with run(): it sets loop_blind_ then reads sleepers_; we raise sleepers_ then
   // read loop_blind_; one of the two sees the other. A thread that goes to sleep needs the
-  // loop to watch the socket now. One that got its message lets a blind loop notice by its
-  // bound (it usually spins again before then), but hands the timers back: a delayed ACK
-  // the peer waits for must not wait for that bound.
-  if (spinners_.fetch_sub(1, std::memory_order_seq_cst) != 1) return;
-  if (going_to_sleep && loop_blind_.load(std::memory_order_seq_cst)) return wake();
+  // loop to watch the socket now (and to run the timers: woken, it looks at both).
+  if (going_to_sleep) sleepers_.fetch_add(1, std::memory_order_seq_cst);
+  const bool last = spinners_.fetch_sub(1, std::memory_order_seq_cst) == 1;
+  const bool blind = loop_blind_.load(std::memory_order_seq_cst);
+  if (going_to_sleep && blind) return wake();
+  // One that got its message leaves a blind loop be: it looks again within its bound, and
+  // the delayed ACK the spin left behind usually leaves sooner, with this thread's next
+  // packet or in its next poll. Arming the alarm for it cost a timerfd_settime and often a
+  // progress-thread wake-up per message (a core taken from a spinning rank).
+  if (!last || blind) return;
   if (!timer_stale_.load(std::memory_order_relaxed) || inside_ == this || !lock_briefly()) return;
+  // The loop sleeps watching the socket with a timeout that predates what the spin changed.
   // Whoever holds the lock when we fail re-arms it (spinners_ is 0 now), or the loop does
   // when it looks again.
   rearm_timer();
   io_mu_.unlock();
 }
+
+void EndpointImpl::leave_sleep() { sleepers_.fetch_sub(1, std::memory_order_seq_cst); }
 
 void EndpointImpl::rearm_timer() {
   timer_stale_.store(false, std::memory_order_relaxed);
