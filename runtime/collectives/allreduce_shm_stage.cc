@@ -36,10 +36,12 @@ namespace {
 constexpr size_t kMaxChunk = 256u << 10;
 constexpr size_t kMinChunk = 16u << 10;
 
-// What a rank publishes inline in its slot: the segment (rank 0 only) and the token of the
-// segment its input is staged in (0: not staged).
+// What a rank publishes inline in its slot: the segment and the chunk length in elements
+// (rank 0 only: every rank claims chunks of rank 0's length, whatever its own parameters
+// say), and the token of the segment its input is staged in (0: not staged).
 struct SlotInfo {
   shm::StageRef ref;
+  uint64_t chunk;
   uint64_t staged;
 };
 
@@ -136,7 +138,9 @@ Status reduce_chunk(ShmSlots& s, const CollArgs& a, int p, int me, uint64_t seq,
 // Step 2: claims and reduces chunks until none is left.
 Status reduce_claimed(ShmSlots& s, const CollArgs& a, int p, int me, uint64_t seq, shm::StageSegment& seg) {
   const size_t es = dtype_size(a.dtype);
-  const size_t ce = std::max<size_t>(1, chunk_bytes(a.count * es, p) / es);
+  const size_t ce = info(s, 0, seq)->chunk;
+  if (ce == 0 || ce * es > kMaxChunk)
+    return Status(NEXAR_ERR_INTERNAL, strprintf("comm rank 0 published a chunk of %zu elements", ce));
   const uint64_t chunks = (a.count + ce - 1) / ce;
   for (;;) {
     const uint64_t c = seg.header()->claim.fetch_add(1, std::memory_order_relaxed);
@@ -148,13 +152,14 @@ Status reduce_claimed(ShmSlots& s, const CollArgs& a, int p, int me, uint64_t se
 
 // Step 1 on rank 0: a segment of at least the bytes n needs, its counter reset, its ref
 // published. On failure the ref says bytes 0 and every rank returns the error after arriving.
-Status prepare_owner(ShmSlots& s, shm::StageSegment& seg, uint64_t seq, size_t n, int p) {
+Status prepare_owner(ShmSlots& s, shm::StageSegment& seg, uint64_t seq, size_t n, size_t es, int p) {
   Status st;
   const size_t need = may_stage(n, p) ? staged_bytes(n, p) : n;
   const bool ours = seg.ref().pid == static_cast<uint64_t>(::getpid());  // not a mapping of an earlier owner's
   if (!ours || seg.bytes() < need) st = seg.create(capacity_for(need));
   if (st.ok()) seg.header()->claim.store(0, std::memory_order_relaxed);
   info(s, 0, seq)->ref = st.ok() ? seg.ref() : shm::StageRef{};
+  info(s, 0, seq)->chunk = std::max<size_t>(1, chunk_bytes(n, p) / es);
   return st;
 }
 
@@ -201,7 +206,7 @@ Status allreduce_shm_stage(CollContext& ctx, const CollArgs& a) {
   shm::CollSlotBuf* mine = s->buf(r, seq);
   mine->sendbuf = reinterpret_cast<uint64_t>(a.sendbuf);
   mine->recvbuf = reinterpret_cast<uint64_t>(a.recvbuf);
-  Status owner = r == 0 ? prepare_owner(*s, seg, seq, n, p) : Status::Ok();
+  Status owner = r == 0 ? prepare_owner(*s, seg, seq, n, es, p) : Status::Ok();
   stage_input(*s, a, seg, seq, r, p);
   NX_RETURN_IF_ERROR(s->arrive(seq, a.count));
   NX_RETURN_IF_ERROR(owner);
