@@ -78,6 +78,12 @@ void CommSlots::publish(coll::SlotField field, uint64_t seq) {
   ring_owed_ = true;
 }
 
+int CommSlots::last_cpu(int m, coll::SlotField field, uint64_t seq) const {
+  // Waiting for its arrival at seq: its latest is seq - 1's (the other buffer).
+  const uint64_t latest = field == &shm::CollSlot::arrived && seq > 1 ? seq - 1 : seq;
+  return std::atomic_ref<int32_t>(buf(m, latest)->cpu).load(std::memory_order_relaxed);
+}
+
 void CommSlots::ring_owed() {
   if (!ring_owed_) return;
   ring_owed_ = false;
@@ -126,6 +132,9 @@ Status CommSlots::wait(coll::SlotField field, uint64_t seq, int r) {
   if (a_.spin_first && (a_.long_spin || a_.spin_score > 0 || (++a_.spin_waits & 15) == 0)) {
     p2p::Clock::time_point until{};
     for (unsigned n = 1;; ++n) {
+      // The member we wait for last ran on this CPU (the scheduler put a woken rank next
+      // to its waker): spinning only keeps it off; hand the CPU over at once.
+      if ((n & 63) == 1 && last_cpu(next, field, seq) == sched_getcpu()) sched_yield();
       relax();
       while (next < end && ready(next)) ++next;
       if (next == end) {
@@ -141,10 +150,6 @@ Status CommSlots::wait(coll::SlotField field, uint64_t seq, int r) {
         } else if (now >= until) {
           break;
         }
-        // The member we wait for last ran on this CPU (the scheduler put a woken rank
-        // next to its waker): spinning only keeps it off; hand the CPU over.
-        if (std::atomic_ref<int32_t>(buf(next, seq)->cpu).load(std::memory_order_relaxed) == sched_getcpu())
-          sched_yield();
       }
     }
     a_.spin_score = std::max(a_.spin_score - 2, -8);

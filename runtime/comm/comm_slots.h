@@ -45,6 +45,8 @@ class CommSlots final : public coll::ShmSlots {
     if (field == &shm::CollSlot::arrived) return buf(m, seq)->seq;
     return a_.slots[static_cast<size_t>(m)]->*field;
   }
+  // The CPU member m ran on at its latest arrival (a hint; it may have moved since).
+  int last_cpu(int m, coll::SlotField field, uint64_t seq) const;
   // Rings every other member's doorbell if this rank published since its last ring.
   void ring_owed();
 
