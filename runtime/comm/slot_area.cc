@@ -1,6 +1,7 @@
 #include "comm/slot_area.h"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -23,7 +24,11 @@ std::unique_ptr<SlotArea> make_slot_area(shm::ShmHub* hub, uint32_t ctx_base, co
   a->inline_bytes = hub->coll_inline();
   a->cma = hub->cma_to_all();
   cpu_set_t cpus;
-  const int ncpu = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+  int ncpu = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+  // A rank bound to one core (mpirun --bind-to core, taskset per rank) says nothing about
+  // where the others run: count the host's cores. Members that share a CPU anyway are
+  // found by the spin itself (CommSlots::wait yields to them).
+  if (ncpu == 1) ncpu = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
   a->spin_first = static_cast<int>(members.size()) <= ncpu;
   for (int m : members) {
     a->slots.push_back(hub->coll_slot(m, a->area));

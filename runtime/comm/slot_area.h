@@ -26,7 +26,8 @@ struct SlotArea {
   size_t inline_bytes = 0;
   bool cma = false;  // this rank may read every member (the same answer everywhere in practice)
   // Whether a wait first spins on the members' slot lines alone, polling nothing else:
-  // only with no more members than cores (else the spin takes the core a member needs).
+  // only with no more members than cores (else the spin takes the core a member needs;
+  // the cores this rank may use, or the host's when it is bound to one).
   // It adapts like the engine's waiter: spin_score counts recent spins that caught the
   // members (+1) or not (-2); at or below zero only every 16th wait tries again (a busy
   // host, where the spin only delays the yield that lets a member run).
