@@ -85,7 +85,7 @@ Status allreduce_shm_direct(CollContext& ctx, const CollArgs& a) {
 // p - 1 blocks out: 2n(p-1)/p bytes, and reduces n(p-1)/p.
 double allreduce_shm_direct_cost(const CostModel& m, int p, double n) {
   const double f = (p - 1.0) / p;
-  return 1.5 * m.alpha_us + 2 * n * f * m.beta_us_per_byte + m.reduce(n * f);
+  return m.slot_rounds(3, p) + 2 * n * f * m.beta_us_per_byte + m.reduce(n * f);
 }
 
 }  // namespace nexar::coll

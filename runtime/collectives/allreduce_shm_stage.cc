@@ -240,7 +240,7 @@ double allreduce_shm_stage_cost(const CostModel& m, int p, double n) {
   const double bytes = staged ? 2 * n / m.cma_factor : n * f + n / m.cma_factor;
   const double chunk = static_cast<double>(chunk_bytes(static_cast<size_t>(n), p));
   const double reduced = p > m.cores ? std::min(n * f, chunk) : n * f;
-  return m.alpha_us + bytes * m.beta_us_per_byte + m.reduce(reduced);
+  return m.slot_rounds(2, p) + bytes * m.beta_us_per_byte + m.reduce(reduced);
 }
 
 }  // namespace nexar::coll

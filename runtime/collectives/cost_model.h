@@ -27,6 +27,13 @@ struct CostModel {
   // alpha * msgs + beta * bytes
   double xfer(double msgs, double bytes) const { return alpha_us * msgs + beta_us_per_byte * bytes; }
   double reduce(double bytes) const { return gamma_us_per_byte * bytes; }
+  // k rounds through the shared slots (a/2 each: a store and a cache-line read per member).
+  // With more ranks than cores a round also waits for every member to be scheduled: a
+  // round then costs p / cores times more (8 ranks on 2 cores: shm_flat's one round beat
+  // shm_stage's two, 15-17 us against 20-25 us, and shm_direct's three took 120-280 us).
+  double slot_rounds(double k, int p) const {
+    return k * alpha_us / 2 * (p > cores ? static_cast<double>(p) / cores : 1.0);
+  }
 };
 
 // Reads NEXAR_COST_* for transport t, NEXAR_RING_SEGMENT_BYTES, NEXAR_RING_PIPELINE_DEPTH

@@ -52,9 +52,9 @@ Status barrier_shm_flat(CollContext& ctx, const CollArgs&) {
 // a cache-line read per member; no request, no matching): a/2. Then the reads of p - 1
 // slots (cache to cache) and p - 1 reductions.
 double allreduce_shm_flat_cost(const CostModel& m, int p, double n) {
-  return m.alpha_us / 2 + m.beta_us_per_byte * n + m.reduce((p - 1) * n);
+  return m.slot_rounds(1, p) + m.beta_us_per_byte * n + m.reduce((p - 1) * n);
 }
-double broadcast_shm_flat_cost(const CostModel& m, int, double n) { return m.alpha_us / 2 + m.beta_us_per_byte * n; }
-double barrier_shm_flat_cost(const CostModel& m, int, double) { return m.alpha_us / 2; }
+double broadcast_shm_flat_cost(const CostModel& m, int p, double n) { return m.slot_rounds(1, p) + m.beta_us_per_byte * n; }
+double barrier_shm_flat_cost(const CostModel& m, int p, double) { return m.slot_rounds(1, p); }
 
 }  // namespace nexar::coll
