@@ -2,24 +2,16 @@
 // algorithm forced in turn (slot_probe.cc says what every scenario checks).
 #include <catch.hpp>
 
-#include "launcher/rank_run.h"
+#include "shm/slot_checks.h"
 
-using launcher_test::count_of;
 using launcher_test::expect_ok;
-using launcher_test::numbers_after;
+using slot_test::run;
 using namespace std::chrono_literals;
 
 namespace {
 
-using Run = launcher_test::RankRun;
-
 const char* const kFlat = "NEXAR_ALGO=allreduce:shm_flat,broadcast:shm_flat,barrier:shm_flat";
 const char* const kDirect = "NEXAR_ALGO=allreduce:shm_direct,broadcast:shm_flat,barrier:shm_flat";
-
-Run run(int np, const std::string& scenario, std::vector<std::string> env, std::chrono::milliseconds timeout = 120s) {
-  env.push_back("NEXAR_TIMEOUT=30");
-  return launcher_test::run_ranks(np, {SLOT_PROBE, scenario}, env, {"--no-kill"}, timeout);
-}
 
 }  // namespace
 
@@ -44,21 +36,15 @@ TEST_CASE("10000 small slot allreduces alternating with p2p allgathers", "[shm][
 TEST_CASE("ranks that disagree in a slot collective all get NEXAR_ERR_MISMATCH", "[shm][slots][errors]") {
   for (const char* what : {"count", "dtype", "op"})
     for (const char* algo : {kFlat, kDirect}) {
-      const Run r = run(3, std::string("mismatch:") + what, {algo}, 60s);
       INFO(what << " " << algo);
-      expect_ok(r, 3, "mismatch NEXAR_ERR_MISMATCH");
-      CHECK(count_of(r.out, "called allreduce") >= 3);
+      slot_test::check_mismatch(run(3, std::string("mismatch:") + what, {algo}, 60s));
     }
 }
 
 TEST_CASE("a rank killed during a slot collective is an error on the others within seconds", "[shm][slots][fault]") {
   for (const char* algo : {kFlat, kDirect})
     for (int np : {2, 4}) {
-      const Run r = run(np, "kill", {algo, std::string(algo) == kDirect ? "BIG=1" : "NOBIG=1"}, 60s);
-      INFO(algo << " np " << np << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err);
-      REQUIRE(r.end.finished);
-      CHECK(count_of(r.out, "kill NEXAR_ERR_") == static_cast<size_t>(np - 1));
-      CHECK(count_of(r.out, "kill NEXAR_ERR_TIMEOUT") == 0);
-      for (double s : numbers_after(r.out, "after ")) CHECK(s < 3);
+      INFO(algo);
+      slot_test::check_killed(run(np, "kill", {algo, std::string(algo) == kDirect ? "BIG=1" : "NOBIG=1"}, 60s), np);
     }
 }

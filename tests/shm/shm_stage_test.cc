@@ -6,23 +6,19 @@
 // and later results land where earlier staged inputs were.
 #include <catch.hpp>
 
-#include "launcher/rank_run.h"
+#include "shm/slot_checks.h"
 
-using launcher_test::count_of;
 using launcher_test::expect_ok;
-using launcher_test::numbers_after;
 using namespace std::chrono_literals;
 
 namespace {
 
-using Run = launcher_test::RankRun;
-
 const char* const kStage = "NEXAR_ALGO=allreduce:shm_stage,broadcast:shm_flat,barrier:shm_flat";
 
-Run run(int np, const std::string& scenario, std::vector<std::string> env, std::chrono::milliseconds timeout = 120s) {
+slot_test::Run run(int np, const std::string& scenario, std::vector<std::string> env,
+                   std::chrono::milliseconds timeout = 120s) {
   env.push_back(kStage);
-  env.push_back("NEXAR_TIMEOUT=30");
-  return launcher_test::run_ranks(np, {SLOT_PROBE, scenario}, env, {"--no-kill"}, timeout);
+  return slot_test::run(np, scenario, env, timeout);
 }
 
 }  // namespace
@@ -44,21 +40,12 @@ TEST_CASE("shm_stage: inputs read by CMA, and one-page chunks", "[shm][slots][st
 
 TEST_CASE("shm_stage: ranks that disagree all get NEXAR_ERR_MISMATCH", "[shm][slots][stage][errors]") {
   for (const char* what : {"count", "dtype", "op"}) {
-    const Run r = run(3, std::string("mismatch:") + what, {}, 60s);
     INFO(what);
-    expect_ok(r, 3, "mismatch NEXAR_ERR_MISMATCH");
-    CHECK(count_of(r.out, "called allreduce") >= 3);
+    slot_test::check_mismatch(run(3, std::string("mismatch:") + what, {}, 60s));
   }
 }
 
 TEST_CASE("shm_stage: a rank killed during the allreduce is an error on the others within seconds",
           "[shm][slots][stage][fault]") {
-  for (int np : {2, 4}) {
-    const Run r = run(np, "kill", {"BIG=1"}, 60s);
-    INFO("np " << np << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err);
-    REQUIRE(r.end.finished);
-    CHECK(count_of(r.out, "kill NEXAR_ERR_") == static_cast<size_t>(np - 1));
-    CHECK(count_of(r.out, "kill NEXAR_ERR_TIMEOUT") == 0);
-    for (double s : numbers_after(r.out, "after ")) CHECK(s < 3);
-  }
+  for (int np : {2, 4}) slot_test::check_killed(run(np, "kill", {"BIG=1"}, 60s), np);
 }
