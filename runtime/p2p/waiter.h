@@ -54,11 +54,6 @@ class Waiter {
   // its spin.
   void configure(shm::Doorbell* bell, Progress* progress, int64_t spin_ns, SpinYield yield,
                  SpinListener* listener = nullptr);
-  // yield: more ranks than cores (kAlways), else kNever.
-  void configure(shm::Doorbell* bell, Progress* progress, int64_t spin_ns, bool yield,
-                 SpinListener* listener = nullptr) {
-    configure(bell, progress, spin_ns, yield ? SpinYield::kAlways : SpinYield::kNever, listener);
-  }
   void reset() { configure(nullptr, nullptr, 0, SpinYield::kNever); }
 
   shm::Doorbell* bell() { return bell_; }

@@ -33,7 +33,8 @@ ShmPair::ShmPair(const PairOptions& opt) {
   for (int r = 0; r < 2; ++r) {
     engines_[static_cast<size_t>(r)]->set_link(1 - r, hubs_[static_cast<size_t>(r)]->link(1 - r));
     engines_[static_cast<size_t>(r)]->waiter().configure(hubs_[static_cast<size_t>(r)]->user_bell(),
-                                                         hubs_[static_cast<size_t>(r)].get(), 20000, false);
+                                                         hubs_[static_cast<size_t>(r)].get(), 20000,
+                                                         p2p::SpinYield::kNever);
   }
 }
 
