@@ -14,6 +14,7 @@
 #include "core/log.h"
 #include "core/params.h"
 #include "launcher/agent_protocol.h"
+#include "launcher/exit_reason.h"
 #include "launcher/free_port.h"
 #include "launcher/janitor.h"
 #include "launcher/job_credentials.h"
@@ -59,6 +60,9 @@ class Agent {
   double grace_s_ = 1, heartbeat_s_ = 1, timeout_s_ = 10;
   std::string iface_, cidr_;
   std::map<int, AgentRank> ranks_;
+  std::map<int, int> local_index_;  // rank -> index in the runner
+  bool recovery_ = false;           // a failed rank waits for the launcher's A
+  std::set<int> awaiting_;          // failed ranks whose A has not come yet
   bool checked_ = false, go_ = false, stop_ = false;
   std::vector<std::string> common_env_;
   std::string dir_;
@@ -94,6 +98,7 @@ bool Agent::handle(const agent::Message& m) {
     timeout_s_ = std::atof(f[3].c_str());
     iface_ = f[4] == "-" ? "" : f[4];
     cidr_ = f[5] == "-" ? "" : f[5];
+    recovery_ = f.size() >= 8 && f[7] == "1";
   } else if (m.type == "R" && f.size() >= 2 && rank_of(&r)) {
     r->argv.assign(f.begin() + 1, f.end());
   } else if (m.type == "E" && rank_of(&r)) {
@@ -187,6 +192,12 @@ void Agent::on_control_readable(JobRunner* runner) {
     last_heard_ = Clock::now();
     if (m.type == "S" && !m.fields.empty()) runner->forward_signal(std::atoi(m.fields[0].c_str()));
     if (m.type == "T") runner->stop();
+    if (m.type == "A" && m.fields.size() == 2) {
+      const int rank = std::atoi(m.fields[0].c_str()), k = std::atoi(m.fields[1].c_str());
+      awaiting_.erase(rank);
+      auto it = local_index_.find(rank);
+      if (k > 0 && it != local_index_.end()) runner->respawn(it->second, k);
+    }
   }
   if (res != agent::LineReader::Result::MORE) {
     // The launcher is gone (or its connection): no rank may outlive it.
@@ -233,6 +244,7 @@ int Agent::run() {
     std::vector<std::string> adds = r.env;
     adds.insert(adds.end(), common_env_.begin(), common_env_.end());
     specs.push_back({r.program_path, r.argv, merge_env(base, adds)});
+    local_index_[rank] = static_cast<int>(global.size());
     global.push_back(rank);
   }
   JobPlan runner_plan;
@@ -257,7 +269,9 @@ int Agent::run() {
   };
   hooks.rank_ended = [&](int i, int st) {
     send("X", {std::to_string(global[static_cast<size_t>(i)]), std::to_string(st)});
+    if (recovery_ && is_failure(st)) awaiting_.insert(global[static_cast<size_t>(i)]);
   };
+  hooks.keep_open = [&] { return !eof_ && !awaiting_.empty(); };
   hooks.report = [&](const std::string& line) { send("F", {"1", line}); };
   hooks.watch_fd = STDIN_FILENO;
   hooks.on_watch_readable = [&] { on_control_readable(runner_ptr); };

@@ -5,13 +5,16 @@
 // are separated by single spaces and %XX-escaped, so lines survive any carrier (srun
 // forwards whole lines) and carry any byte.
 //
-// launcher -> agent:  J * job_id grace_s heartbeat_s timeout_s iface cidr cwd   the job
+// launcher -> agent:  J * job_id grace_s heartbeat_s timeout_s iface cidr cwd recovery   the job
+//                                                   (recovery 1: wait for A after a failed rank)
 //                     R h rank program arg...      a rank of host h
 //                     E h rank NAME=value...        its environment additions
 //                     K h rank pem                  its credential file's contents
 //                     C h                           end of host h's part: check it
 //                     G * NAME=value...             start (variables for every rank)
 //                     S * signo | T * | H *         signal, stop, heartbeat
+//                     A h rank k                    after a failed rank (recovery): start its
+//                                                   incarnation k, or none when k is -1
 // agent -> launcher:  Y h ip,ip,... master_port     checked, ready to start
 //                     F h message                   failed (before or after start)
 //                     P h rank pid | X h rank wait_status

@@ -21,7 +21,8 @@ std::vector<std::string> normalize_args(int argc, const char* const* argv) {
   static const std::set<std::string> takes_value = {
       "-n",        "--np",           "-np",         "--timeout",      "--grace",       "-H",
       "--host",    "--hostfile",     "--npernode",  "--map-by",       "-x",            "--output-filename",
-      "--iface",   "--launch-agent", "--addr",      "--port-range",   "--agent"};
+      "--iface",   "--launch-agent", "--addr",      "--port-range",   "--agent",       "--max-restarts",
+      "--respawn"};
   std::vector<std::string> args;
   bool in_options = true;
   for (int i = 1; i < argc; ++i) {
@@ -93,7 +94,10 @@ CliResult parse_command_line(int argc, const char* const* argv) {
       "Options end at the program name; everything after it is the program's. Each rank gets\n"
       "the NEXAR_* job environment, its credential file (NEXAR_CREDENTIALS) and torchrun's names.\n"
       "Hosts (-H, --hostfile, or a SLURM allocation) are reached through one launch agent each.\n"
-      "Exit status: the first failing rank's (128+signal if killed), 124 on --timeout.");
+      "Exit status: the first failing rank's (128+signal if killed), 124 on --timeout.\n"
+      "With --enable-recovery or --respawn: 0 when every failure was followed by some rank's\n"
+      "process exiting 0 (the survivors finished the job), else the first failure's status\n"
+      "that no rank finished after. With --max-restarts: the last attempt's status.");
   app.prefix_command();  // the first positional and everything after it: the program
   app.set_version_flag("--version", std::string("nexrun ") + NEXRUN_VERSION);
   int np = 0;
@@ -108,6 +112,17 @@ CliResult parse_command_line(int argc, const char* const* argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--no-kill", p.no_kill,
                "Keep the other ranks running when one fails; still exit with the first failure's status");
+  app.add_flag("--enable-recovery", p.recovery,
+               "A failed rank does not stop the job: the others keep running (they may revoke, shrink, "
+               "rebuild); its failure is reported and is not the job's status if ranks finish after it");
+  app.add_option("--respawn", p.respawn,
+                 "Start a replacement for a failed rank (same host, rank and environment, NEXAR_RESTART_COUNT="
+                 "its incarnation), at most N in the job; implies --enable-recovery")
+      ->check(CLI::Range(0, 1000000));
+  app.add_option("--max-restarts", p.max_restarts,
+                 "Gang restart (torchrun's): when a rank fails, stop every rank and start the whole job again, "
+                 "at most N times (NEXAR_RESTART_COUNT, TORCHELASTIC_RESTART_COUNT = the attempt)")
+      ->check(CLI::Range(0, 1000000));
   app.add_flag("-v,--verbose", p.verbose, "Log the launcher's steps (NEXAR_DEBUG=INFO for nexrun only)");
   app.add_option("-H,--host", p.host_specs, "Hosts and slots: h1:2,h2:2 (a host without :N has 1 slot)")
       ->allow_extra_args(false);
@@ -144,6 +159,10 @@ CliResult parse_command_line(int argc, const char* const* argv) {
     return usage_error(e.what());
   }
   p.map_by_node = map_by == "node";
+  if (p.respawn > 0) p.recovery = true;
+  if (p.max_restarts > 0 && p.recovery)
+    return usage_error("--max-restarts stops every rank when one fails: it does not combine with "
+                       "--enable-recovery or --respawn");
   if (!p.agent.empty()) return r;  // the agent reads its job from stdin
   std::vector<std::string> rest = app.remaining();
   if (!rest.empty() && rest.front() == "--") {

@@ -21,6 +21,12 @@ struct JobPlan {
   double timeout_s = 0;           // whole-job limit; 0: none
   double grace_s = 1.0;           // SIGTERM -> SIGKILL delay when tearing the job down
   bool no_kill = false;           // a failing rank does not stop the others
+  // Fault tolerance (docs/fault-tolerance.md). recovery: a failing rank does not stop the
+  // others and a failure the survivors carry on from is not the job's status;
+  // respawn: replacements for failed ranks (implies recovery); max_restarts: gang restarts.
+  bool recovery = false;
+  int respawn = 0;
+  int max_restarts = 0;
   bool verbose = false;           // log launcher steps (NX_INFO LAUNCH)
   std::vector<std::string> argv;  // the first program and its arguments (apps[0].argv)
   std::vector<AppPlan> apps;      // every program, in rank order

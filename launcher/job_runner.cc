@@ -11,6 +11,7 @@
 
 #include "core/log.h"
 #include "launcher/exit_reason.h"
+#include "launcher/rank_env.h"
 #include "launcher/spawn.h"
 
 namespace nexar::launcher {
@@ -28,7 +29,8 @@ std::chrono::nanoseconds seconds(double s) {
 }  // namespace
 
 JobRunner::JobRunner(const JobPlan& plan, JobStatus* status, SignalEvents* signals, RunnerHooks hooks)
-    : plan_(plan), status_(status), signals_(signals), hooks_(std::move(hooks)) {}
+    : plan_(plan), status_(status), signals_(signals), hooks_(std::move(hooks)),
+      ledger_(plan.recovery, plan.respawn) {}
 
 JobRunner::~JobRunner() {
   // Never leave a rank behind, whatever path led here.
@@ -51,11 +53,11 @@ void JobRunner::report(const std::string& line) {
 bool JobRunner::start(const std::vector<SpawnSpec>& specs, int* exit_code) {
   started_ = Clock::now();
   if (plan_.timeout_s > 0) job_deadline_ = started_ + seconds(plan_.timeout_s);
+  specs_ = specs;
   ranks_.resize(specs.size());
   for (int i = 0; i < static_cast<int>(specs.size()); ++i) {
-    SpawnedRank spawned;
     int exec_errno = 0;
-    Status s = spawn_rank(specs[static_cast<size_t>(i)], &spawned, &exec_errno);
+    Status s = spawn_one(i, &exec_errno);
     if (!s.ok()) {
       report(strprintf("rank %d: %s", i, s.message().c_str()));
       *exit_code = exec_errno == ENOENT ? 127 : exec_errno != 0 ? 126 : 1;
@@ -64,24 +66,48 @@ bool JobRunner::start(const std::vector<SpawnSpec>& specs, int* exit_code) {
       wait();  // reaps and drains the ranks already started
       return false;
     }
-    Rank& r = ranks_[i];
-    r.pid = spawned.pid;
-    r.alive = true;
-    ++alive_;
-    if (hooks_.output) {
-      auto sink = [this, i](bool is_err) {
-        return [this, i, is_err](const char* d, size_t n, bool end) { hooks_.output(i, is_err, d, n, end); };
-      };
-      r.out = std::make_unique<OutputForwarder>(spawned.out_fd, sink(false));
-      r.err = std::make_unique<OutputForwarder>(spawned.err_fd, sink(true));
-    } else {
-      const bool tag = plan_.tag_output;
-      r.out = std::make_unique<OutputForwarder>(spawned.out_fd, STDOUT_FILENO, tag ? output_tag(i, false) : "");
-      r.err = std::make_unique<OutputForwarder>(spawned.err_fd, STDERR_FILENO, tag ? output_tag(i, true) : "");
-    }
-    status_->rank_started(i, spawned.pid);
-    if (hooks_.rank_started) hooks_.rank_started(i, spawned.pid);
-    NX_INFO(LAUNCH, "rank %d: pid %d", i, static_cast<int>(spawned.pid));
+  }
+  return true;
+}
+
+Status JobRunner::spawn_one(int i, int* exec_errno) {
+  Rank& r = ranks_[static_cast<size_t>(i)];
+  SpawnSpec spec = specs_[static_cast<size_t>(i)];
+  if (r.incarnation > 0) set_restart_count(&spec.env, r.incarnation);
+  SpawnedRank spawned;
+  NX_RETURN_IF_ERROR(spawn_rank(spec, &spawned, exec_errno));
+  r.pid = spawned.pid;
+  r.alive = true;
+  ++alive_;
+  if (hooks_.output) {
+    auto sink = [this, i](bool is_err) {
+      return [this, i, is_err](const char* d, size_t n, bool end) { hooks_.output(i, is_err, d, n, end); };
+    };
+    r.out = std::make_unique<OutputForwarder>(spawned.out_fd, sink(false));
+    r.err = std::make_unique<OutputForwarder>(spawned.err_fd, sink(true));
+  } else {
+    const bool tag = plan_.tag_output;
+    r.out = std::make_unique<OutputForwarder>(spawned.out_fd, STDOUT_FILENO, tag ? output_tag(i, false) : "");
+    r.err = std::make_unique<OutputForwarder>(spawned.err_fd, STDERR_FILENO, tag ? output_tag(i, true) : "");
+  }
+  status_->rank_started(i, spawned.pid, r.incarnation);
+  if (hooks_.rank_started) hooks_.rank_started(i, spawned.pid);
+  NX_INFO(LAUNCH, "rank %d: pid %d (incarnation %d)", i, static_cast<int>(spawned.pid), r.incarnation);
+  return Status::Ok();
+}
+
+bool JobRunner::respawn(int rank, int incarnation) {
+  Rank& r = ranks_.at(static_cast<size_t>(rank));
+  if (r.alive || tearing_down_) return false;
+  // The ended process's pipes may still hold output: read them to their end.
+  for (auto* f : {&r.out, &r.err})
+    if (*f && (*f)->open()) retired_.push_back(std::move(*f));
+  r.incarnation = incarnation;
+  drain_deadline_.reset();
+  int exec_errno = 0;
+  if (Status s = spawn_one(rank, &exec_errno); !s.ok()) {
+    report(strprintf("rank %d: replacement %d: %s", rank, incarnation, s.message().c_str()));
+    return false;
   }
   return true;
 }
@@ -146,22 +172,31 @@ void JobRunner::on_rank_end(int rank, int wait_status) {
     hooks_.rank_ended(rank, wait_status);
     return;
   }
-  if (!is_failure(wait_status)) return;
-  // Ranks we are stopping fail as a consequence, not a cause: no line for them.
-  if (tearing_down_) {
-    if (!first_failure_code_) first_failure_code_ = exit_code_of(wait_status);
-    return;
+  const std::string what =
+      strprintf("rank %d (pid %d) %s", rank, static_cast<int>(r.pid), describe_wait_status(wait_status).c_str());
+  switch (ledger_.on_end(wait_status, tearing_down_)) {
+    case FailureLedger::Action::kNothing:
+      return;
+    case FailureLedger::Action::kReport:
+      report(what);
+      return;
+    case FailureLedger::Action::kFail:
+      report(what);
+      status_->job_failed();
+      if (!plan_.no_kill) begin_teardown();
+      return;
+    case FailureLedger::Action::kRespawn:
+      report(what + ledger_.respawn_note(rank, r.incarnation + 1));
+      respawn(rank, r.incarnation + 1);
+      return;
   }
-  report(strprintf("rank %d (pid %d) %s", rank, static_cast<int>(r.pid), describe_wait_status(wait_status).c_str()));
-  if (first_failure_code_) return;
-  first_failure_code_ = exit_code_of(wait_status);
-  status_->job_failed();
-  if (!plan_.no_kill) begin_teardown();
 }
 
 bool JobRunner::any_output_open() const {
   for (const Rank& r : ranks_)
     if ((r.out && r.out->open()) || (r.err && r.err->open())) return true;
+  for (const auto& f : retired_)
+    if (f->open()) return true;
   return false;
 }
 
@@ -183,7 +218,7 @@ void JobRunner::check_deadlines() {
   if (job_deadline_ && now >= *job_deadline_) {
     job_deadline_.reset();
     if (alive_ > 0 && !tearing_down_) {
-      timed_out_ = !first_failure_code_;  // the first cause decides the exit status
+      timed_out_ = ledger_.status() == 0;  // the first cause decides the exit status
       report(strprintf("job timed out after %g s", plan_.timeout_s));
       status_->job_failed();
       begin_teardown();
@@ -203,8 +238,9 @@ int JobRunner::wait() {
   std::vector<OutputForwarder*> owners;
   reap();  // ranks that ended before the loop
   if (hooks_.on_tick && hooks_.tick_s > 0) next_tick_ = Clock::now();
-  while (alive_ > 0 || (any_output_open() && (!drain_deadline_ || Clock::now() < *drain_deadline_))) {
-    if (alive_ == 0 && !drain_deadline_) drain_deadline_ = Clock::now() + kDrainLimit;
+  auto held = [this] { return hooks_.keep_open && !tearing_down_ && hooks_.keep_open(); };
+  while (alive_ > 0 || held() || (any_output_open() && (!drain_deadline_ || Clock::now() < *drain_deadline_))) {
+    if (alive_ == 0 && !held() && !drain_deadline_) drain_deadline_ = Clock::now() + kDrainLimit;
     fds.clear();
     owners.clear();
     fds.push_back({signals_->fd(), POLLIN, 0});
@@ -214,14 +250,17 @@ int JobRunner::wait() {
       fds.push_back({hooks_.watch_fd, POLLIN, 0});
       owners.push_back(nullptr);
     }
-    for (Rank& r : ranks_) {
-      for (OutputForwarder* f : {r.out.get(), r.err.get()}) {
-        if (f && f->open()) {
-          fds.push_back({f->fd(), POLLIN, 0});
-          owners.push_back(f);
-        }
+    auto watch = [&](OutputForwarder* f) {
+      if (f && f->open()) {
+        fds.push_back({f->fd(), POLLIN, 0});
+        owners.push_back(f);
       }
+    };
+    for (Rank& r : ranks_) {
+      watch(r.out.get());
+      watch(r.err.get());
     }
+    for (auto& f : retired_) watch(f.get());
     int n = poll(fds.data(), fds.size(), poll_timeout_ms());
     if (n < 0 && errno != EINTR) {
       report(strprintf("poll: %s", std::strerror(errno)));
@@ -239,9 +278,11 @@ int JobRunner::wait() {
     if (r.out) r.out->finish();
     if (r.err) r.err->finish();
   }
+  for (auto& f : retired_) f->finish();
+  if (timed_out_ || ledger_.status() != 0) status_->job_failed();
   status_->job_finished();
   if (timed_out_) return kTimeoutExit;
-  return first_failure_code_.value_or(0);
+  return ledger_.status();
 }
 
 }  // namespace nexar::launcher

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "launcher/failure_ledger.h"
 #include "launcher/job_plan.h"
 #include "launcher/job_status.h"
 #include "launcher/output_forwarder.h"
@@ -37,6 +38,9 @@ struct RunnerHooks {
   // Another descriptor the event loop watches (the agent's control channel).
   int watch_fd = -1;
   std::function<void()> on_watch_readable;
+  // While it returns true the runner keeps going with no rank alive (a launch agent waits
+  // for the launcher to decide whether a failed rank gets a replacement).
+  std::function<bool()> keep_open;
   // Called at least every tick_s seconds (heartbeats).
   double tick_s = 0;
   std::function<void()> on_tick;
@@ -54,8 +58,14 @@ class JobRunner {
   // (126/127 when exec failed as in a shell, 1 otherwise); returns false.
   bool start(const std::vector<SpawnSpec>& ranks, int* exit_code);
 
-  // Runs the job to its end; returns nexrun's exit status.
+  // Runs the job to its end; returns nexrun's exit status (failure_ledger.h).
   int wait();
+
+  // Starts incarnation k > 0 of a rank whose process ended: its spec with
+  // NEXAR_RESTART_COUNT=k. False (one line reported) when it cannot be started.
+  bool respawn(int rank, int incarnation);
+  // Whether nexrun was asked to stop (SIGINT/SIGTERM) or the job ran out of --timeout.
+  bool stopped_from_outside() const { return stop_requests_ > 0 || timed_out_; }
 
   // From hooks: stop every rank (SIGTERM, SIGKILL after the grace period), or pass a signal on.
   void stop() { begin_teardown(); }
@@ -68,8 +78,11 @@ class JobRunner {
   struct Rank {
     pid_t pid = -1;
     bool alive = false;
+    int incarnation = 0;
     std::unique_ptr<OutputForwarder> out, err;
   };
+
+  Status spawn_one(int rank, int* exec_errno);
 
   void on_signal(int signo);
   void reap();
@@ -87,6 +100,9 @@ class JobRunner {
   RunnerHooks hooks_;
   std::optional<Clock::time_point> next_tick_;
   std::vector<Rank> ranks_;
+  std::vector<SpawnSpec> specs_;
+  // Output of a replaced process, read until it closes.
+  std::vector<std::unique_ptr<OutputForwarder>> retired_;
   int alive_ = 0;
   Clock::time_point started_;
   std::optional<Clock::time_point> job_deadline_;   // --timeout
@@ -95,7 +111,7 @@ class JobRunner {
   bool tearing_down_ = false;
   bool timed_out_ = false;
   int stop_requests_ = 0;                           // SIGINT/SIGTERM received
-  std::optional<int> first_failure_code_;
+  FailureLedger ledger_;
 };
 
 }  // namespace nexar::launcher

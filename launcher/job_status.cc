@@ -9,9 +9,21 @@ namespace nexar::launcher {
 JobStatus::JobStatus(std::string job_id, int world_size)
     : job_id_(std::move(job_id)), ranks_(static_cast<size_t>(world_size)) {}
 
-void JobStatus::rank_started(int rank, pid_t pid) {
+void JobStatus::rank_started(int rank, pid_t pid, int incarnation) {
   std::lock_guard<std::mutex> lock(mu_);
-  ranks_.at(rank).pid = pid;
+  Rank& r = ranks_.at(rank);
+  if (incarnation > 0) ++replacements_;
+  r = Rank{};
+  r.pid = pid;
+  r.incarnation = incarnation;
+}
+
+void JobStatus::new_attempt(int attempt) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (Rank& r : ranks_) r = Rank{};
+  restarts_ = attempt;
+  replacements_ = 0;
+  state_ = State::RUNNING;
 }
 
 void JobStatus::rank_ended(int rank, int wait_status) {
@@ -35,8 +47,9 @@ std::string JobStatus::to_json() const {
   std::lock_guard<std::mutex> lock(mu_);
   static const char* const state_names[] = {"running", "failed", "finished"};
   // job_id is hex digits (make_job_id): nothing to escape.
-  std::string out = strprintf(R"({"job_id":"%s","world_size":%zu,"state":"%s","ranks":[)", job_id_.c_str(),
-                              ranks_.size(), state_names[static_cast<int>(state_)]);
+  std::string out = strprintf(R"({"job_id":"%s","world_size":%zu,"state":"%s","restarts":%d,"replacements":%d,"ranks":[)",
+                              job_id_.c_str(), ranks_.size(), state_names[static_cast<int>(state_)], restarts_,
+                              replacements_);
   for (size_t i = 0; i < ranks_.size(); ++i) {
     const Rank& r = ranks_[i];
     const char* state = "starting";
@@ -50,8 +63,8 @@ std::string JobStatus::to_json() const {
     } else if (r.pid > 0) {
       state = "running";
     }
-    out += strprintf(R"(%s{"rank":%zu,"pid":%d,"state":"%s","status":%s})", i ? "," : "", i,
-                     static_cast<int>(r.pid), state, status.c_str());
+    out += strprintf(R"(%s{"rank":%zu,"pid":%d,"state":"%s","status":%s,"incarnation":%d})", i ? "," : "", i,
+                     static_cast<int>(r.pid), state, status.c_str(), r.incarnation);
   }
   out += "]}";
   return out;

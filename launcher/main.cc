@@ -17,6 +17,7 @@
 #include "launcher/agent_main.h"
 #include "launcher/cli.h"
 #include "launcher/free_port.h"
+#include "launcher/gang_restart.h"
 #include "launcher/janitor.h"
 #include "launcher/job_credentials.h"
 #include "launcher/job_id.h"
@@ -151,18 +152,14 @@ int run_local(const JobPlan& plan, const std::vector<std::string>& base_env, Sig
     }
     paths.push_back(program.path);
   }
-  // Destroyed in reverse order: the runner, then the rendezvous (which reads status), then
-  // the credential directory.
+  // Destroyed in reverse order: each attempt's runner, then its rendezvous (which reads
+  // status), then the credential directory.
   JobSetup setup(plan);
   if (Status s = setup.prepare(plan); !s.ok()) return setup_failure(s);
   RankOutput& output = setup.output;
   JobEnvironment& job = setup.job;
   JobStatus& status = *setup.status;
   JobCredentials& credentials = setup.credentials;
-  RendezvousService rendezvous;
-  if (Status s = rendezvous.start(credentials.launcher_file(), [&status] { return status.to_json(); }); !s.ok())
-    return setup_failure(s);
-  job.rendezvous = rendezvous.address();
   if (Status s = find_free_tcp_port(&job.master_port); !s.ok()) return setup_failure(s);
   for (int r = 0; r < plan.np; ++r) job.credential_files.push_back(credentials.rank_file(r));
 
@@ -176,24 +173,34 @@ int run_local(const JobPlan& plan, const std::vector<std::string>& base_env, Sig
   }
   base.insert(base.end(), exported.begin(), exported.end());
   const auto argv = rank_argv(plan, plan.np);
-  std::vector<SpawnSpec> specs;
-  size_t app = 0;
-  for (int r = 0, in_app = 0; r < plan.np; ++r, ++in_app) {
-    if (in_app == plan.apps[app].np && app + 1 < plan.apps.size()) ++app, in_app = 0;
-    // Later duplicates of a name must lose to the job's own: rank_environment drops them.
-    specs.push_back({paths[app], argv[static_cast<size_t>(r)], rank_environment(base, job, r)});
-  }
-  NX_INFO(LAUNCH, "job %s: %d rank(s) of %s, rendezvous %s", job.job_id.c_str(), plan.np, paths[0].c_str(),
-          job.rendezvous.c_str());
 
-  RunnerHooks hooks;
-  hooks.output = [&output](int rank, bool err, const char* d, size_t n, bool end) { output.write(rank, err, d, n, end); };
-  JobRunner runner(plan, &status, &signals, std::move(hooks));
-  int exit_code = 0;
-  if (!runner.start(specs, &exit_code)) return exit_code;
-  exit_code = runner.wait();
-  NX_INFO(LAUNCH, "job %s ended: exit status %d", job.job_id.c_str(), exit_code);
-  return exit_code;
+  return run_with_restarts(plan, &status, [&](const JobPlan& attempt_plan, int attempt) -> AttemptEnd {
+    // Every attempt has a fresh rendezvous: nothing an earlier attempt stored is seen.
+    RendezvousService rendezvous;
+    if (Status s = rendezvous.start(credentials.launcher_file(), [&status] { return status.to_json(); }); !s.ok())
+      return {setup_failure(s), false};
+    job.rendezvous = rendezvous.address();
+    job.restart_count = attempt;
+    std::vector<SpawnSpec> specs;
+    size_t app = 0;
+    for (int r = 0, in_app = 0; r < plan.np; ++r, ++in_app) {
+      if (in_app == plan.apps[app].np && app + 1 < plan.apps.size()) ++app, in_app = 0;
+      // Later duplicates of a name must lose to the job's own: rank_environment drops them.
+      specs.push_back({paths[app], argv[static_cast<size_t>(r)], rank_environment(base, job, r)});
+    }
+    NX_INFO(LAUNCH, "job %s: %d rank(s) of %s, rendezvous %s, attempt %d", job.job_id.c_str(), plan.np,
+            paths[0].c_str(), job.rendezvous.c_str(), attempt);
+    RunnerHooks hooks;
+    hooks.output = [&output](int rank, bool err, const char* d, size_t n, bool end) {
+      output.write(rank, err, d, n, end);
+    };
+    JobRunner runner(attempt_plan, &status, &signals, std::move(hooks));
+    int exit_code = 0;
+    if (!runner.start(specs, &exit_code)) return {exit_code, false};
+    exit_code = runner.wait();
+    NX_INFO(LAUNCH, "job %s ended: exit status %d", job.job_id.c_str(), exit_code);
+    return {exit_code, !runner.stopped_from_outside()};
+  });
 }
 
 int run_remote(const JobPlan& plan, const Placement& where, const RankMap& map, SignalEvents& signals) {
@@ -216,19 +223,21 @@ int run_remote(const JobPlan& plan, const Placement& where, const RankMap& map, 
     job.node_rank.push_back(static_cast<int>(std::find(used.begin(), used.end(), h) - used.begin()));
   }
   const std::vector<std::string> exported = exported_env(plan, true);
-  std::vector<std::vector<std::string>> env;
   std::vector<std::string> pems;
-  for (int r = 0; r < plan.np; ++r) {
-    env.push_back(rank_environment(exported, job, r));
-    pems.push_back(read_file(credentials.rank_file(r)));
-  }
-  RemoteJob remote(plan, map, how, &status, &signals, &output);
-  int exit_code = 0;
-  if (!remote.start(&job, env, rank_argv(plan, plan.np), pems, credentials.launcher_file(), &exit_code))
-    return exit_code;
-  exit_code = remote.wait();
-  NX_INFO(LAUNCH, "job %s ended: exit status %d", job.job_id.c_str(), exit_code);
-  return exit_code;
+  for (int r = 0; r < plan.np; ++r) pems.push_back(read_file(credentials.rank_file(r)));
+  return run_with_restarts(plan, &status, [&](const JobPlan& attempt_plan, int attempt) -> AttemptEnd {
+    // Every attempt has its own agents and rendezvous: the whole job starts again.
+    job.restart_count = attempt;
+    std::vector<std::vector<std::string>> env;
+    for (int r = 0; r < plan.np; ++r) env.push_back(rank_environment(exported, job, r));
+    RemoteJob remote(attempt_plan, map, how, &status, &signals, &output);
+    int exit_code = 0;
+    if (!remote.start(&job, env, rank_argv(plan, plan.np), pems, credentials.launcher_file(), &exit_code))
+      return {exit_code, false};
+    exit_code = remote.wait();
+    NX_INFO(LAUNCH, "job %s ended: exit status %d", job.job_id.c_str(), exit_code);
+    return {exit_code, !remote.stopped_from_outside()};
+  });
 }
 
 int run(JobPlan plan, const std::vector<std::string>& base_env) {

@@ -33,6 +33,8 @@ std::vector<std::string> rank_environment(const std::vector<std::string>& base, 
       {"GROUP_RANK", node},
       {"MASTER_ADDR", job.master_addr},
       {"MASTER_PORT", std::to_string(job.master_port)},
+      {"NEXAR_RESTART_COUNT", std::to_string(job.restart_count)},
+      {"TORCHELASTIC_RESTART_COUNT", std::to_string(job.restart_count)},
   };
   std::vector<std::string> env;
   env.reserve(base.size() + vars.size());
@@ -42,6 +44,15 @@ std::vector<std::string> rank_environment(const std::vector<std::string>& base, 
   }
   for (const auto& [name, value] : vars) env.push_back(name + "=" + value);
   return env;
+}
+
+void set_restart_count(std::vector<std::string>* env, int k) {
+  static const std::set<std::string> names = {"NEXAR_RESTART_COUNT", "TORCHELASTIC_RESTART_COUNT"};
+  std::vector<std::string> out;
+  for (std::string& kv : *env)
+    if (!names.count(kv.substr(0, kv.find('=')))) out.push_back(std::move(kv));
+  for (const std::string& name : names) out.push_back(name + "=" + std::to_string(k));
+  *env = std::move(out);
 }
 
 std::vector<std::string> current_environment() {

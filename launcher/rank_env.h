@@ -18,11 +18,16 @@ struct JobEnvironment {
   std::vector<int> local_rank, local_size, node_rank;
   int num_nodes = 1;
   std::string master_addr = "127.0.0.1";  // rank 0's host
+  int restart_count = 0;                  // the attempt (--max-restarts); 0 at first
 };
 
 // "NAME=value" strings for rank `rank`, base first (minus the names set here).
 std::vector<std::string> rank_environment(const std::vector<std::string>& base, const JobEnvironment& job,
                                           int rank);
+
+// Sets NEXAR_RESTART_COUNT and torchrun's TORCHELASTIC_RESTART_COUNT to k in env
+// (replacing earlier values): a replacement's incarnation or a gang restart's attempt.
+void set_restart_count(std::vector<std::string>* env, int k);
 
 // This process's environment as "NAME=value" strings.
 std::vector<std::string> current_environment();

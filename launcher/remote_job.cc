@@ -68,7 +68,8 @@ std::vector<std::string> agent_commands(const RemoteLaunch& how, const RankMap& 
 RemoteJob::RemoteJob(const JobPlan& plan, const RankMap& map, const RemoteLaunch& how, JobStatus* status,
                      SignalEvents* signals, RankOutput* output)
     : plan_(plan), map_(map), how_(how), status_(status), signals_(signals), output_(output),
-      hosts_(map.hosts.size()), used_(map.used_hosts()) {
+      hosts_(map.hosts.size()), used_(map.used_hosts()), ledger_(plan.recovery, plan.respawn),
+      incarnation_(map.host_of_rank.size(), 0) {
   agent_timeout_s_ = params::get_double("NEXAR_AGENT_TIMEOUT");
   if (agent_timeout_s_ <= 0) agent_timeout_s_ = 10;
 }
@@ -142,7 +143,7 @@ void RemoteJob::fail_host(int h, const std::string& cause, int code) {
   if (host.lost) return;
   host.lost = true;
   if (!tearing_down_) report("host " + host_name(h) + ": " + cause);  // the first cause only
-  if (!first_failure_code_) first_failure_code_ = code;
+  ledger_.fatal(code);
   status_->job_failed();
   begin_teardown();
 }
@@ -172,22 +173,35 @@ void RemoteJob::on_line(Channel& c, const std::string& line) {
   } else if (m.type == "F" && f.size() == 2) {
     fail_host(static_cast<int>(h), f[1], std::atoi(f[0].c_str()) ? std::atoi(f[0].c_str()) : 1);
   } else if (m.type == "P" && f.size() == 2) {
-    status_->rank_started(std::atoi(f[0].c_str()), static_cast<pid_t>(std::atol(f[1].c_str())));
+    const int rank = std::atoi(f[0].c_str());
+    if (rank >= 0 && rank < static_cast<int>(incarnation_.size()))
+      status_->rank_started(rank, static_cast<pid_t>(std::atol(f[1].c_str())), incarnation_[static_cast<size_t>(rank)]);
   } else if (m.type == "O" && f.size() == 4) {
     output_->write(std::atoi(f[0].c_str()), f[1] == "2", f[3].data(), f[3].size(), f[2] == "1");
   } else if (m.type == "X" && f.size() == 2) {
     const int rank = std::atoi(f[0].c_str()), st = std::atoi(f[1].c_str());
+    if (rank < 0 || rank >= static_cast<int>(incarnation_.size())) return;
     status_->rank_ended(rank, st);
     --alive_ranks_;
     NX_INFO(LAUNCH, "rank %d on %s %s", rank, host_name(static_cast<int>(h)).c_str(), describe_wait_status(st).c_str());
-    if (!is_failure(st)) return;
-    if (tearing_down_) {
-      if (!first_failure_code_) first_failure_code_ = exit_code_of(st);
+    const std::string what = strprintf("rank %d (host %s) %s", rank, host_name(static_cast<int>(h)).c_str(),
+                                       describe_wait_status(st).c_str());
+    const FailureLedger::Action action = ledger_.on_end(st, tearing_down_);
+    if (plan_.recovery && !tearing_down_ && is_failure(st)) {
+      // The agent waits for this answer before it lets a host without ranks finish.
+      const bool again = action == FailureLedger::Action::kRespawn;
+      const int k = again ? ++incarnation_[static_cast<size_t>(rank)] : -1;
+      send(c, agent::encode("A", m.target, {std::to_string(rank), std::to_string(k)}));
+      if (again)
+        report(what + ledger_.respawn_note(rank, k));
+      else if (action == FailureLedger::Action::kReport)
+        report(what);
+      if (again) ++alive_ranks_;
       return;
     }
-    report(strprintf("rank %d (host %s) %s", rank, host_name(static_cast<int>(h)).c_str(), describe_wait_status(st).c_str()));
-    if (first_failure_code_) return;
-    first_failure_code_ = exit_code_of(st);
+    if (action == FailureLedger::Action::kNothing) return;
+    report(what);
+    if (action != FailureLedger::Action::kFail) return;
     status_->job_failed();
     if (!plan_.no_kill) begin_teardown();
   } else if (m.type == "D") {
@@ -245,7 +259,7 @@ void RemoteJob::check_deadlines() {
   if (job_deadline_ && now >= *job_deadline_) {
     job_deadline_.reset();
     if (!tearing_down_) {
-      timed_out_ = !first_failure_code_;
+      timed_out_ = ledger_.status() == 0;
       report(strprintf("job timed out after %g s", plan_.timeout_s));
       status_->job_failed();
       begin_teardown();
@@ -318,7 +332,8 @@ bool RemoteJob::start(JobEnvironment* job, const std::vector<std::vector<std::st
   for (Channel& c : channels_) {
     send(c, agent::encode("J", "*", {job->job_id, strprintf("%g", plan_.grace_s), strprintf("%g", kHeartbeatS),
                                       strprintf("%g", agent_timeout_s_), plan_.iface.empty() ? "-" : plan_.iface,
-                                      plan_.addr_cidr.empty() ? "-" : plan_.addr_cidr, working_directory()}));
+                                      plan_.addr_cidr.empty() ? "-" : plan_.addr_cidr, working_directory(),
+                                      plan_.recovery ? "1" : "0"}));
     for (int h : c.hosts) {
       const std::string target = std::to_string(h);
       for (int r : map_.ranks_of_host[static_cast<size_t>(h)]) {
@@ -346,7 +361,7 @@ bool RemoteJob::start(JobEnvironment* job, const std::vector<std::vector<std::st
     poll_once(static_cast<int>(ms));
   }
   if (!all_ready()) {
-    if (!first_failure_code_) {
+    if (!ledger_.any_failure()) {
       for (int h : used_)
         if (!hosts_[static_cast<size_t>(h)].ready) {
           const Channel& c = channels_[static_cast<size_t>(hosts_[static_cast<size_t>(h)].channel)];
@@ -355,7 +370,7 @@ bool RemoteJob::start(JobEnvironment* job, const std::vector<std::vector<std::st
           break;
         }
     }
-    *exit_code = first_failure_code_.value_or(stop_requests_ ? 128 + SIGTERM : 1);
+    *exit_code = ledger_.any_failure() ? ledger_.status() : stop_requests_ ? 128 + SIGTERM : 1;
     return false;
   }
   NX_INFO(LAUNCH, "%zu host(s) checked in %.3f s", used_.size(),
@@ -407,9 +422,10 @@ int RemoteJob::wait() {
       break;
     }
   }
+  if (timed_out_ || ledger_.status() != 0) status_->job_failed();
   status_->job_finished();
   if (timed_out_) return kTimeoutExit;
-  return first_failure_code_.value_or(0);
+  return ledger_.status();
 }
 
 }  // namespace nexar::launcher

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "launcher/agent_protocol.h"
+#include "launcher/failure_ledger.h"
 #include "launcher/job_plan.h"
 #include "launcher/job_status.h"
 #include "launcher/output_forwarder.h"
@@ -51,6 +52,8 @@ class RemoteJob {
              const std::vector<std::vector<std::string>>& argv, const std::vector<std::string>& pems,
              const std::string& launcher_credential, int* exit_code);
   int wait();
+  // Whether nexrun was asked to stop (SIGINT/SIGTERM) or the job ran out of --timeout.
+  bool stopped_from_outside() const { return stop_requests_ > 0 || timed_out_; }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -99,7 +102,8 @@ class RemoteJob {
   int alive_ranks_ = 0;
   bool tearing_down_ = false, timed_out_ = false;
   int stop_requests_ = 0;
-  std::optional<int> first_failure_code_;
+  FailureLedger ledger_;
+  std::vector<int> incarnation_;  // per rank: its current process (--respawn)
   std::optional<Clock::time_point> job_deadline_, teardown_deadline_, next_beat_;
   double agent_timeout_s_ = 10;
 };

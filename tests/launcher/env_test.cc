@@ -68,6 +68,8 @@ TEST_CASE("every rank gets the job environment of API.md", "[launcher]") {
     CHECK(e["GROUP_RANK"] == "0");
     CHECK(e["MASTER_ADDR"] == "127.0.0.1");
     CHECK(e["MASTER_PORT"] == port);
+    CHECK(e["NEXAR_RESTART_COUNT"] == "0");  // the first process of every rank
+    CHECK(e["TORCHELASTIC_RESTART_COUNT"] == "0");
 
     // The credential: rank-<r>.pem, mode 0600, ours, in a 0700 directory under TMPDIR.
     const std::string cred = e["NEXAR_CREDENTIALS"];

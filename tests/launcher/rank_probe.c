@@ -8,7 +8,11 @@
      ignore-term          ignore SIGTERM and wait
      grandchild           start a child that waits too; print its pid as child=<pid>
      sleep <ms>           wait ms, exit 0
-     print <lines>        that many numbered lines to stdout and stderr, then a partial line */
+     print <lines>        that many numbered lines to stdout and stderr, then a partial line
+     restart <rank> <code> <until> <ms>   print "restart <rank> count=<NEXAR_RESTART_COUNT>
+                          torch=<TORCHELASTIC_RESTART_COUNT> rdv=<NEXAR_RENDEZVOUS>"; that rank exits with code after
+                          200 ms while its restart count is below until (else 0 after 200 ms);
+                          the others exit 0 after ms */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -40,7 +44,8 @@ static void ready(int rank) {
 static const char *const kEnvNames[] = {
     "NEXAR_RANK", "NEXAR_WORLD_SIZE", "NEXAR_LOCAL_RANK", "NEXAR_LOCAL_SIZE", "NEXAR_NODE_RANK",
     "NEXAR_NUM_NODES", "NEXAR_JOB_ID", "NEXAR_RENDEZVOUS", "NEXAR_CREDENTIALS", "RANK", "WORLD_SIZE",
-    "LOCAL_RANK", "LOCAL_WORLD_SIZE", "GROUP_RANK", "MASTER_ADDR", "MASTER_PORT", NULL};
+    "LOCAL_RANK", "LOCAL_WORLD_SIZE", "GROUP_RANK", "MASTER_ADDR", "MASTER_PORT", "NEXAR_RESTART_COUNT",
+    "TORCHELASTIC_RESTART_COUNT", NULL};
 
 static int wait_signals(int rank) {
   const int sigs[] = {SIGUSR1, SIGUSR2, SIGHUP};
@@ -88,6 +93,18 @@ int main(int argc, char **argv) {
       raise((int)arg2);
     }
     sleep_ms(30000);
+    return 0;
+  }
+  if (strcmp(mode, "restart") == 0 && argc > 5) {
+    const int count = env_int("NEXAR_RESTART_COUNT");
+    printf("restart %d count=%d torch=%d rdv=%s\n", rank, count, env_int("TORCHELASTIC_RESTART_COUNT"),
+           getenv("NEXAR_RENDEZVOUS") ? getenv("NEXAR_RENDEZVOUS") : "-");
+    ready(rank);
+    if (rank == arg1) {
+      sleep_ms(200);
+      return count < atoi(argv[4]) ? (int)arg2 : 0;
+    }
+    sleep_ms(atol(argv[5]));
     return 0;
   }
   if (strcmp(mode, "signals") == 0) return wait_signals(rank);

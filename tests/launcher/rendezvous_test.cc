@@ -62,7 +62,7 @@ TEST_CASE("GET /status with a rank's credential shows the job", "[launcher][rend
   for (int r = 0; r < N; ++r) {
     // Ranks appear in order with the pids they printed.
     const std::string entry = "{\"rank\":" + std::to_string(r) + ",\"pid\":" + std::to_string(pids[r]) +
-                              ",\"state\":\"running\",\"status\":null}";
+                              ",\"state\":\"running\",\"status\":null,\"incarnation\":0}";
     CHECK(body.find(entry) != std::string::npos);
   }
   job.signal(SIGTERM);
@@ -82,11 +82,30 @@ TEST_CASE("GET /status shows a failed rank", "[launcher][rendezvous]") {
   CHECK(body.find("\"state\":\"failed\"") != std::string::npos);
   CHECK(body.find("{\"rank\":0,\"pid\":" + std::to_string(pids[0]) + ",\"state\":\"running\"") !=
         std::string::npos);
-  CHECK(body.find("{\"rank\":1,\"pid\":" + std::to_string(pids[1]) + ",\"state\":\"exited\",\"status\":5}") !=
+  CHECK(body.find("{\"rank\":1,\"pid\":" + std::to_string(pids[1]) + ",\"state\":\"exited\",\"status\":5,\"incarnation\":0}") !=
         std::string::npos);
   job.signal(SIGTERM);
   Ended e = job.wait(10s);
   CHECK(e.exit_code == 5);  // --no-kill: the first failure's status
+}
+
+TEST_CASE("GET /status shows a replacement's incarnation", "[launcher][rendezvous]") {
+  // Rank 1 exits 5 at 200 ms in every incarnation; --respawn 1 starts one replacement.
+  NexrunProcess job({"-np", "2", "--respawn", "1", probe_path(), "env", "6000", "1", "5"});
+  REQUIRE(job.wait_for_stdout("ready 1 ", 2, 10s));  // the replacement is up
+  const std::vector<long> pids = numbers_after(job.out(), "ready 1 pid=");
+  REQUIRE(pids.size() == 2);
+  REQUIRE(process_gone(static_cast<pid_t>(pids[1]), 3s));  // the replacement fails too
+  job.wait_for_stdout("never printed", 1, 200ms);          // nexrun reaps it meanwhile
+  const std::string body =
+      get_status(value_of(job.out(), 0, "NEXAR_RENDEZVOUS"), value_of(job.out(), 0, "NEXAR_CREDENTIALS"));
+  INFO("status: " << body);
+  CHECK(body.find("\"restarts\":0,\"replacements\":1") != std::string::npos);
+  CHECK(body.find("{\"rank\":1,\"pid\":" + std::to_string(pids[1]) +
+                  ",\"state\":\"exited\",\"status\":5,\"incarnation\":1}") != std::string::npos);
+  CHECK(body.find("{\"rank\":0,\"pid\":") != std::string::npos);
+  job.signal(SIGTERM);
+  job.wait(10s);
 }
 
 TEST_CASE("the rendezvous refuses clients without a credential of the job", "[launcher][rendezvous]") {

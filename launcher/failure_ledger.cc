@@ -1,0 +1,37 @@
+#include "launcher/failure_ledger.h"
+
+#include "core/status.h"
+#include "launcher/exit_reason.h"
+
+namespace nexar::launcher {
+
+FailureLedger::Action FailureLedger::on_end(int wait_status, bool tearing_down) {
+  if (!is_failure(wait_status)) {
+    // A rank that finished its work after a failure: the survivors carried the job on
+    // (not when it merely ended while the job was being stopped).
+    if (recovery_ && !tearing_down)
+      for (Failure& f : failures_) f.recovered = !f.fatal;
+    return Action::kNothing;
+  }
+  const bool first = failures_.empty();
+  failures_.push_back({exit_code_of(wait_status), false, false});
+  if (tearing_down) return Action::kNothing;  // ranks we stop fail as a consequence, not a cause
+  if (replacements_ < respawn_budget_) {
+    ++replacements_;
+    return Action::kRespawn;
+  }
+  return recovery_ || !first ? Action::kReport : Action::kFail;
+}
+
+std::string FailureLedger::respawn_note(int rank, int incarnation) const {
+  return strprintf("; starting replacement %d of rank %d (%d of %d in the job)", incarnation, rank, replacements_,
+                   respawn_budget_);
+}
+
+int FailureLedger::status() const {
+  for (const Failure& f : failures_)
+    if (!f.recovered) return f.code;
+  return 0;
+}
+
+}  // namespace nexar::launcher
