@@ -114,6 +114,22 @@ NEXAR_API nexar_result_t nexar_comm_split(nexar_comm_t comm, int color, int key,
  *  Collective over comm; results as nexar_comm_split. */
 NEXAR_API nexar_result_t nexar_comm_dup(nexar_comm_t comm, nexar_comm_t *newcomm);
 
+/**
+ * Rebuilds the world after failures (API-2.md, fault tolerance). The world only: comm must
+ * be the communicator nexar_init returned (or an earlier rebuild). Collective over the
+ * surviving ranks AND the replacements the launcher started for failed ranks
+ * (`nexrun --respawn N`): returns in *newcomm a world of the original size where each
+ * replacement holds its predecessor's rank. A replacement process is told it is one by
+ * NEXAR_RESTART_COUNT > 0; its nexar_init returns the rebuilt world once the survivors
+ * call nexar_comm_rebuild. With no replacement coming for a failed rank it fails with
+ * NEXAR_ERR_PEER_LOST naming that rank within comm's timeout (use shrink instead). comm
+ * may be broken (after NEXAR_ERR_PEER_LOST) or not; it stays as it is, with its own
+ * connections, until destroyed. The new world is a full communicator (every collective,
+ * split, shared memory, point to point). Returns NEXAR_ERR_INVALID_ARGUMENT (NULL newcomm,
+ * comm not a world), NEXAR_ERR_PEER_LOST, NEXAR_ERR_TIMEOUT, NEXAR_ERR_SYSTEM.
+ */
+NEXAR_API nexar_result_t nexar_comm_rebuild(nexar_comm_t comm, nexar_comm_t *newcomm);
+
 /** Writes comm's rank of this process to *rank. NEXAR_ERR_INVALID_ARGUMENT on NULLs. */
 NEXAR_API nexar_result_t nexar_comm_rank(nexar_comm_t comm, int *rank);
 /** Writes the number of ranks in comm to *size. NEXAR_ERR_INVALID_ARGUMENT on NULLs. */

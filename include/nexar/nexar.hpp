@@ -256,6 +256,14 @@ class Communicator {
     check(nexar_comm_dup(comm_, &c), comm_, "nexar_comm_dup");
     return Communicator(c);
   }
+  // The world only: a world of the original size from the survivors and the launcher's
+  // replacements (nexrun --respawn); throws (NEXAR_ERR_PEER_LOST) when a failed rank has
+  // no replacement within the timeout.
+  Communicator rebuild() {
+    nexar_comm_t c = nullptr;
+    check(nexar_comm_rebuild(comm_, &c), comm_, "nexar_comm_rebuild");
+    return Communicator(c);
+  }
 
  private:
   int query(nexar_result_t (*fn)(nexar_comm_t, int*), const char* name) const {

@@ -23,6 +23,9 @@ Status read_launch_env(LaunchInfo* out) {
   li.job_id = params::get_string("NEXAR_JOB_ID");
   li.rendezvous = params::get_string("NEXAR_RENDEZVOUS");
   li.credentials = params::get_string("NEXAR_CREDENTIALS");
+  li.incarnation = static_cast<int>(params::get_int("NEXAR_RESTART_COUNT"));
+  if (li.incarnation < 0)
+    return Status(NEXAR_ERR_INVALID_ARGUMENT, strprintf("NEXAR_RESTART_COUNT=%d is negative", li.incarnation));
   if (li.world_size < 1)
     return Status(NEXAR_ERR_INVALID_ARGUMENT, strprintf("NEXAR_WORLD_SIZE=%d must be at least 1", li.world_size));
   if (li.rank < 0 || li.rank >= li.world_size)

@@ -17,6 +17,7 @@ struct LaunchInfo {
   std::string job_id;
   std::string rendezvous;   // "ip:port"
   std::string credentials;  // path of this rank's credential file
+  int incarnation = 0;      // NEXAR_RESTART_COUNT: > 0 in a replacement or a gang restart
 };
 
 // NEXAR_ERR_INVALID_ARGUMENT naming the variable when the environment is inconsistent.

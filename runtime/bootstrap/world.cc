@@ -8,14 +8,13 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace nexar::bootstrap {
 
-namespace {
 std::chrono::milliseconds connect_timeout() {
   return std::chrono::milliseconds(static_cast<int64_t>(params::get_double("NEXAR_CONNECT_TIMEOUT") * 1000));
 }
-}  // namespace
 
 World::World(const LaunchInfo& info) : info_(info) {
   engine_ = std::make_unique<p2p::Engine>(info.rank, info.world_size,
@@ -23,6 +22,8 @@ World::World(const LaunchInfo& info) : info_(info) {
   self_link_ = std::make_unique<p2p::SelfLink>(engine_.get(), info.rank);
   engine_->set_link(info.rank, self_link_.get());
   host_ids_.assign(static_cast<size_t>(info.world_size), "");
+  incarnations_.assign(static_cast<size_t>(info.world_size), 0);
+  incarnations_[static_cast<size_t>(info.rank)] = info.incarnation;
   host_ids_[static_cast<size_t>(info.rank)] = host_identity();
 }
 
@@ -42,14 +43,28 @@ World::~World() {
 
 Status World::create(const LaunchInfo& info, std::shared_ptr<World>* out) {
   std::shared_ptr<World> w(new World(info));
-  if (!info.singleton && info.world_size > 1) {
-    NX_RETURN_IF_ERROR(w->start_endpoint());
-    std::vector<std::string> addresses;
-    NX_RETURN_IF_ERROR(w->exchange_addresses(&addresses));
-    NX_RETURN_IF_ERROR(w->connect_mesh(addresses));
-  }
+  if (!info.singleton && info.world_size > 1) NX_RETURN_IF_ERROR(w->form(connect_timeout()));
   *out = std::move(w);
   return Status::Ok();
+}
+
+Status World::form(std::chrono::milliseconds peer_timeout) {
+  NX_RETURN_IF_ERROR(start_endpoint());
+  NX_RETURN_IF_ERROR(reach_rendezvous());
+  bool replacement = false;
+  if (info_.incarnation > 0 && predecessors_.empty()) NX_RETURN_IF_ERROR(await_rebuild(&replacement));
+  std::vector<std::string> addresses;
+  NX_RETURN_IF_ERROR(exchange_addresses(&addresses, peer_timeout));
+  return connect_mesh(addresses);
+}
+
+Status World::reach_rendezvous() {
+  return rendezvous::Client::connect(endpoint_.get(), info_.rendezvous, connect_timeout(), &rendezvous_)
+      .with_context("reaching the rendezvous at " + info_.rendezvous);
+}
+
+std::string World::key(const std::string& name) const {
+  return generation_ == 0 ? name : strprintf("g%d/%s", generation_, name.c_str());
 }
 
 Status World::start_endpoint() {
@@ -84,30 +99,34 @@ Status World::start_endpoint() {
   return Status::Ok();
 }
 
-Status World::exchange_addresses(std::vector<std::string>* addresses) {
+Status World::exchange_addresses(std::vector<std::string>* addresses, std::chrono::milliseconds peer_timeout) {
   const auto timeout = connect_timeout();
-  NX_RETURN_IF_ERROR(rendezvous::Client::connect(endpoint_.get(), info_.rendezvous, timeout, &rendezvous_)
-                         .with_context("reaching the rendezvous at " + info_.rendezvous));
-  // "<ip:port> <host identity> <shm token>" (shm/token.h: "-" when QUIC is forced).
+  // "<ip:port> <incarnation> <host identity> <shm token>" (shm/token.h: "-" when QUIC is
+  // forced; a fresh inbox name in every generation).
   shm_tokens_.assign(static_cast<size_t>(info_.world_size), shm::Token{});
   const std::string transport = params::get_string("NEXAR_TRANSPORT");
   if (transport != "auto" && transport != "quic")
     NX_WARN(INIT, "NEXAR_TRANSPORT=%s is neither auto nor quic: auto", transport.c_str());
   if (transport != "quic") shm_tokens_[static_cast<size_t>(info_.rank)] = shm::Token::make(info_.job_id, info_.rank);
-  const std::string mine = endpoint_->local_address() + " " + host_ids_[static_cast<size_t>(info_.rank)] + " " +
+  const std::string mine = endpoint_->local_address() + " " + std::to_string(info_.incarnation) + " " +
+                           host_ids_[static_cast<size_t>(info_.rank)] + " " +
                            shm_tokens_[static_cast<size_t>(info_.rank)].to_string();
-  NX_RETURN_IF_ERROR(rendezvous_->set("addr/" + std::to_string(info_.rank), mine, timeout));
+  NX_RETURN_IF_ERROR(rendezvous_->set(key("addr/" + std::to_string(info_.rank)), mine, timeout));
   addresses->assign(static_cast<size_t>(info_.world_size), "");
+  const auto deadline = p2p::Clock::now() + peer_timeout;
   for (int p = 0; p < info_.world_size; ++p) {
     if (p == info_.rank) continue;
     std::string v;
-    NX_RETURN_IF_ERROR(rendezvous_->wait("addr/" + std::to_string(p), &v, timeout)
-                           .with_context(strprintf("waiting for rank %d's address", p)));
-    size_t sp = v.find(' ');
-    if (sp == std::string::npos)
+    NX_RETURN_IF_ERROR(await_entry(p, &v, deadline));
+    const size_t sp = v.find(' ');
+    const size_t sp2 = sp == std::string::npos ? sp : v.find(' ', sp + 1);
+    char* end = nullptr;
+    const long inc = sp2 == std::string::npos ? -1 : std::strtol(v.c_str() + sp + 1, &end, 10);
+    if (inc < 0 || end != v.c_str() + sp2)
       return Status(NEXAR_ERR_PROTOCOL, strprintf("malformed address entry for rank %d: '%s'", p, v.c_str()));
     (*addresses)[static_cast<size_t>(p)] = v.substr(0, sp);
-    std::string host = v.substr(sp + 1);
+    incarnations_[static_cast<size_t>(p)] = static_cast<int>(inc);
+    std::string host = v.substr(sp2 + 1);
     const size_t last = host.rfind(' ');
     if (last != std::string::npos) {  // a shm token follows the host identity
       NX_RETURN_IF_ERROR(shm::Token::parse(host.substr(last + 1), &shm_tokens_[static_cast<size_t>(p)])

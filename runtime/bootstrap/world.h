@@ -1,5 +1,7 @@
 // The process's world: credential, QUIC endpoint, rendezvous client, engine and one link
-// per peer. Built once by nexar_init; lives while any communicator refers to it.
+// per peer. Built by nexar_init, and again by nexar_comm_rebuild (world_generation.cc):
+// each build is a generation with its own endpoint, engine, links and shared memory;
+// lives while any communicator refers to it.
 #pragma once
 
 #include <memory>
@@ -21,9 +23,20 @@ namespace nexar::bootstrap {
 
 class World {
  public:
-  // Reads nothing from the environment: info says who we are. Forms the full mesh.
+  // Reads nothing from the environment: info says who we are. Forms the full mesh. A
+  // replacement (info.incarnation > 0 in a job whose rendezvous already knows its rank)
+  // waits until the survivors rebuild, and joins that generation.
   static Status create(const LaunchInfo& info, std::shared_ptr<World>* out);
+  // nexar_comm_rebuild: the next generation of old's world, formed by the survivors that
+  // call this and the replacements the launcher started for failed ranks; a rank that
+  // joins with neither within timeout_s fails it with NEXAR_ERR_PEER_LOST naming it.
+  static Status rebuild(World& old, double timeout_s, std::shared_ptr<World>* out);
   ~World();
+
+  // 0 from nexar_init; g after the g-th rebuild (its rendezvous keys start with "g<g>/").
+  int generation() const { return generation_; }
+  // NEXAR_RESTART_COUNT of the process holding world rank r.
+  int incarnation(int r) const { return incarnations_[static_cast<size_t>(r)]; }
 
   const LaunchInfo& info() const { return info_; }
   p2p::Engine& engine() { return *engine_; }
@@ -36,8 +49,18 @@ class World {
 
  private:
   explicit World(const LaunchInfo& info);
+  // Endpoint, rendezvous, addresses, mesh. peer_timeout bounds the wait for each peer's
+  // address (survivors of a rebuild also call the replacements in meanwhile).
+  Status form(std::chrono::milliseconds peer_timeout);
   Status start_endpoint();
-  Status exchange_addresses(std::vector<std::string>* addresses);
+  Status reach_rendezvous();
+  // A replacement: announce this incarnation and learn the generation to join.
+  Status await_rebuild(bool* replacement);
+  // A survivor of a rebuild: wait for rank p's entry; while it is missing, tell a
+  // replacement of p (if the launcher started one) which generation to join.
+  Status await_entry(int p, std::string* entry, p2p::Clock::time_point deadline);
+  std::string key(const std::string& name) const;
+  Status exchange_addresses(std::vector<std::string>* addresses, std::chrono::milliseconds peer_timeout);
   Status connect_mesh(const std::vector<std::string>& addresses);
   // Shared memory with the ranks on this host (tokens from the rendezvous): true per peer.
   Status start_shm(std::vector<bool>* shm_peer);
@@ -48,6 +71,10 @@ class World {
   void configure_waiter();
 
   LaunchInfo info_;
+  int generation_ = 0;
+  int last_rebuild_ = 0;                   // the generation the latest rebuild from this world tried
+  std::vector<int> incarnations_;          // per world rank
+  std::vector<int> predecessors_;          // survivors of a rebuild: incarnations in the old world
   std::vector<std::string> host_ids_;
   std::shared_ptr<tls::Context> tls_;
   std::unique_ptr<p2p::Engine> engine_;
@@ -61,6 +88,9 @@ class World {
   std::unique_ptr<WorldProgress> progress_;  // what the engine's waiter polls
   bool closed_ = false;
 };
+
+// NEXAR_CONNECT_TIMEOUT: how long forming a world may take.
+std::chrono::milliseconds connect_timeout();
 
 // Makes the world communicator over a World.
 std::shared_ptr<comm::Comm> make_world_comm(const std::shared_ptr<World>& world, double timeout_s);

@@ -40,6 +40,7 @@
   X(NEXAR_NUM_NODES,        INT,    "1",     "Host count (set by nexrun)") \
   X(NEXAR_JOB_ID,           STRING, "",      "Unique job id (set by nexrun)") \
   X(NEXAR_RENDEZVOUS,       STRING, "",      "host:port of the job's rendezvous service (set by nexrun)") \
+  X(NEXAR_RESTART_COUNT,    INT,    "0",     "0 in a rank's first process; k in its k-th replacement (nexrun --respawn) or the job's k-th gang restart (--max-restarts) (set by nexrun)") \
   X(NEXAR_ALGO,             STRING, "",      "Force collective algorithms: collective:algorithm list, e.g. allreduce:ring,broadcast:binomial (nexar-info lists them)") \
   X(NEXAR_COST_LATENCY_US,  DOUBLE, "60",    "Cost model: microseconds per message over the network (collective algorithm choice; measured on QUIC loopback)") \
   X(NEXAR_COST_BANDWIDTH_GBPS, DOUBLE, "1.9", "Cost model: network bandwidth per rank, GB/s (measured on QUIC loopback)") \

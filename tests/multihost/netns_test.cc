@@ -9,25 +9,14 @@
 #include <thread>
 
 #include "launcher/nexrun_process.h"
-#include "multihost/netns_testbed.h"
+#include "multihost/shared_testbed.h"
 
 using namespace launcher_test;
 using namespace multihost_test;
 
 namespace {
 
-NetnsTestbed* testbed() {
-  static NetnsTestbed bed;
-  static bool tried = false, ok = false;
-  static std::string why;
-  if (!tried) {
-    tried = true;
-    ok = NetnsTestbed::available(&why) && bed.up(3, &why);
-    if (!ok) bed.down();
-  }
-  if (!ok) WARN("skipped: " << why);
-  return ok ? &bed : nullptr;
-}
+NetnsTestbed* testbed() { return shared_testbed(3); }
 
 std::string marker() { return "mh-marker-" + std::to_string(getpid()); }
 
