@@ -9,7 +9,8 @@
  *    nexar_comm_last_error(comm) returns a message naming what was wrong (rank, peer,
  *    values). NEXAR_ERR_INVALID_ARGUMENT leaves the communicator usable; NEXAR_ERR_TIMEOUT,
  *    NEXAR_ERR_PEER_LOST, NEXAR_ERR_PROTOCOL and NEXAR_ERR_AUTH make it unusable: every
- *    later call on it returns NEXAR_ERR_ABORTED until it is destroyed.
+ *    later call on it returns NEXAR_ERR_ABORTED (NEXAR_ERR_REVOKED once revoked) until it is
+ *    destroyed; the fault-tolerance calls below still work on it.
  *  - Timeouts: every blocking call gives up with NEXAR_ERR_TIMEOUT after the
  *    communicator's timeout (NEXAR_TIMEOUT seconds, default 300; nexar_comm_set_timeout).
  *  - Threads: every function may be called from any thread. Calls on one communicator
@@ -51,7 +52,8 @@ typedef enum {
   NEXAR_ERR_SYSTEM = -7,            /* operating system or allocation failure */
   NEXAR_ERR_UNSUPPORTED = -8,       /* e.g. a device buffer with no CUDA support loaded */
   NEXAR_ERR_ABORTED = -9,           /* communicator aborted, or unusable after an earlier error */
-  NEXAR_ERR_INTERNAL = -10
+  NEXAR_ERR_INTERNAL = -10,
+  NEXAR_ERR_REVOKED = -11           /* a member revoked the communicator (nexar_comm_revoke) */
 } nexar_result_t;
 
 typedef enum {
@@ -154,6 +156,29 @@ NEXAR_API const char *nexar_result_string(nexar_result_t result);
  * call on comm. "" when there is none. Never NULL.
  */
 NEXAR_API const char *nexar_comm_last_error(nexar_comm_t comm);
+
+/* ---- fault tolerance (ULFM-style) ----
+ * After NEXAR_ERR_PEER_LOST or NEXAR_ERR_REVOKED a communicator is no longer ABORTED for
+ * good: it accepts revoke, agree, shrink, rebuild, failed_ranks, the queries and destroy
+ * (every other call keeps returning an error, never hangs). Works on every communicator
+ * (world, split, dup), on every transport, on one host and across hosts.
+ * docs/fault-tolerance.md has the failure model and a recovery loop. */
+NEXAR_API nexar_result_t nexar_comm_revoke(nexar_comm_t comm);
+  /* Not collective. Every member's pending and later calls on comm (other than the ones
+     above) return NEXAR_ERR_REVOKED, within NEXAR_PEER_TIMEOUT even on members that are
+     blocked in a collective with a live peer. */
+NEXAR_API nexar_result_t nexar_comm_agree(nexar_comm_t comm, int *flag);
+  /* Fault-tolerant agreement among the live members: every live member returns with the
+     same *flag, the bitwise AND of the flags the live members passed, and the same result:
+     NEXAR_SUCCESS if no member is known failed, NEXAR_ERR_PEER_LOST if one is (so every
+     survivor leaves with the same view, even when members die during the call). */
+NEXAR_API nexar_result_t nexar_comm_shrink(nexar_comm_t comm, nexar_comm_t *newcomm);
+  /* Collective over the live members: a new communicator of the survivors, ranks in the old
+     order (renumbered 0..n-1). Every survivor gets the same membership even when more members
+     die during the call. comm itself stays revoked/broken; destroy it. */
+NEXAR_API nexar_result_t nexar_comm_failed_ranks(nexar_comm_t comm, int *ranks, size_t capacity, size_t *count);
+  /* Local: the ranks of comm known failed here, ascending; *count is their number (may
+     exceed capacity: then only capacity are written). */
 
 /** The library's version, "MAJOR.MINOR.PATCH". Static. */
 NEXAR_API const char *nexar_version(void);

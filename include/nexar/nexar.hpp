@@ -265,6 +265,41 @@ class Communicator {
     return Communicator(c);
   }
 
+  // ---- fault tolerance (docs/fault-tolerance.md); these work on a broken communicator ----
+  // Not collective: every member's pending and later calls fail with NEXAR_ERR_REVOKED.
+  void revoke() { check(nexar_comm_revoke(comm_), comm_, "nexar_comm_revoke"); }
+  // What every live member of an agreement gets alike.
+  struct Agreement {
+    int flag;           // the AND of the live members' flags
+    bool peer_failed;   // a member is known failed (the C call's NEXAR_ERR_PEER_LOST)
+  };
+  // Fault-tolerant agreement; throws only when this rank got no decision (timeout, or the
+  // others declared it failed).
+  Agreement agree(int flag) {
+    const nexar_result_t r = nexar_comm_agree(comm_, &flag);
+    if (r != NEXAR_ERR_PEER_LOST) check(r, comm_, "nexar_comm_agree");
+    return Agreement{flag, r == NEXAR_ERR_PEER_LOST};
+  }
+  // Collective over the live members: the survivors, in this communicator's order.
+  Communicator shrink() {
+    nexar_comm_t c = nullptr;
+    check(nexar_comm_shrink(comm_, &c), comm_, "nexar_comm_shrink");
+    return Communicator(c);
+  }
+  // Ranks known failed here, ascending (local).
+  std::vector<int> failed_ranks() const {
+    size_t n = 0;
+    check(nexar_comm_failed_ranks(comm_, nullptr, 0, &n), comm_, "nexar_comm_failed_ranks");
+    std::vector<int> r(n);
+    while (!r.empty()) {
+      check(nexar_comm_failed_ranks(comm_, r.data(), r.size(), &n), comm_, "nexar_comm_failed_ranks");
+      if (n <= r.size()) break;
+      r.resize(n);  // more failed meanwhile
+    }
+    r.resize(n);
+    return r;
+  }
+
  private:
   int query(nexar_result_t (*fn)(nexar_comm_t, int*), const char* name) const {
     int v = -1;

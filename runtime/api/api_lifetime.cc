@@ -31,6 +31,7 @@ NEXAR_API nexar_result_t nexar_init(nexar_comm_t* world) {
   }
   double timeout = nexar::params::get_double("NEXAR_TIMEOUT");
   auto* c = new nexar_comm{nexar::bootstrap::make_world_comm(w, timeout), w};
+  w->add_handle();
   NX_INFO(INIT, "rank %d of %d ready (local rank %d of %d)", info.rank, info.world_size, c->comm->local_rank(),
           c->comm->local_size());
   *world = c;
@@ -44,7 +45,8 @@ NEXAR_API nexar_result_t nexar_comm_destroy(nexar_comm_t comm) {
   // cannot synchronise; it is only freed.
   Status st;
   if (comm->comm->check_usable().ok()) st = nexar::api::barrier_of(comm->comm);
-  if (comm->world && st.ok()) st = comm->world->shutdown(comm->comm->deadline());
+  // The world's last handle (nexar_init's, or a shrink of it) closes the connections.
+  if (comm->world && comm->world->drop_handle() && st.ok()) st = comm->world->shutdown(comm->comm->deadline());
   comm->comm.reset();
   comm->world.reset();
   delete comm;

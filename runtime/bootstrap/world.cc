@@ -21,6 +21,7 @@ World::World(const LaunchInfo& info) : info_(info) {
                                           static_cast<size_t>(params::get_int("NEXAR_UNEXPECTED_LIMIT")));
   self_link_ = std::make_unique<p2p::SelfLink>(engine_.get(), info.rank);
   engine_->set_link(info.rank, self_link_.get());
+  ft_ = std::make_unique<comm::ft::Service>(engine_.get());
   host_ids_.assign(static_cast<size_t>(info.world_size), "");
   incarnations_.assign(static_cast<size_t>(info.world_size), 0);
   incarnations_[static_cast<size_t>(info.rank)] = info.incarnation;
@@ -39,6 +40,7 @@ World::~World() {
   links_.clear();
   engine_->waiter().reset();
   shm_.reset();
+  ft_.reset();
 }
 
 Status World::create(const LaunchInfo& info, std::shared_ptr<World>* out) {
@@ -223,7 +225,10 @@ Status World::shutdown(p2p::Clock::time_point deadline) {
   if (closed_) return Status::Ok();
   closed_ = true;
   Status first;
-  auto quic_peer = [&](size_t p) { return links_[p] && !uses_shm(static_cast<int>(p)); };
+  // Peers lost before (a shrunk world's dead ranks) have nothing to say goodbye to.
+  std::vector<bool> lost(links_.size());
+  for (size_t p = 0; p < links_.size(); ++p) lost[p] = engine_->is_lost(static_cast<int>(p));
+  auto quic_peer = [&](size_t p) { return links_[p] && !uses_shm(static_cast<int>(p)) && !lost[p]; };
   for (size_t p = 0; p < links_.size(); ++p)
     if (quic_peer(p)) links_[p]->send_bye();
   if (shm_) shm_->send_bye();
@@ -245,7 +250,10 @@ std::shared_ptr<comm::Comm> make_world_comm(const std::shared_ptr<World>& world,
   info->host_ids = world->host_ids();
   info->owner = world;
   info->shm = world->shm_hub();
+  info->ft = world->ft();
+  info->ft->set_shm(world->shm_hub());
   info->contexts.reserve(0);
+  info->contexts.reserve(p2p::kControlContext);
   std::vector<int> members(static_cast<size_t>(world->info().world_size));
   for (size_t i = 0; i < members.size(); ++i) members[i] = static_cast<int>(i);
   return std::make_shared<comm::Comm>(info, 0, members, world->info().rank, timeout_s);

@@ -4,6 +4,7 @@
 // lives while any communicator refers to it.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "bootstrap/peer_gate.h"
 #include "bootstrap/world_progress.h"
 #include "comm/comm.h"
+#include "comm/ft_service.h"
 #include "p2p/engine.h"
 #include "p2p/self_link.h"
 #include "rendezvous/rendezvous.h"
@@ -44,6 +46,11 @@ class World {
   // Whether world rank r is reached over shared memory (else QUIC, or the self link).
   bool uses_shm(int r) const { return shm_ && shm_->link(r) != nullptr; }
   shm::ShmHub* shm_hub() const { return shm_.get(); }
+  comm::ft::Service* ft() const { return ft_.get(); }
+  // Handles that carry this world (nexar_init's, and each nexar_comm_shrink of it): the
+  // last one destroyed says goodbye to the peers (shutdown).
+  void add_handle() { handles_.fetch_add(1); }
+  bool drop_handle() { return handles_.fetch_sub(1) == 1; }
   // Waits until every peer acknowledged what was sent, then closes the connections.
   Status shutdown(p2p::Clock::time_point deadline);
 
@@ -77,6 +84,7 @@ class World {
   std::vector<int> predecessors_;          // survivors of a rebuild: incarnations in the old world
   std::vector<std::string> host_ids_;
   std::shared_ptr<tls::Context> tls_;
+  std::unique_ptr<comm::ft::Service> ft_;  // goes after everything that delivers to it
   std::unique_ptr<p2p::Engine> engine_;
   std::unique_ptr<p2p::SelfLink> self_link_;
   std::vector<std::unique_ptr<PeerGate>> gates_;              // index: world rank; QUIC links deliver here
@@ -87,6 +95,7 @@ class World {
   std::unique_ptr<shm::ShmHub> shm_;
   std::unique_ptr<WorldProgress> progress_;  // what the engine's waiter polls
   bool closed_ = false;
+  std::atomic<int> handles_{0};
 };
 
 // NEXAR_CONNECT_TIMEOUT: how long forming a world may take.

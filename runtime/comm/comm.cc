@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "comm/ft_service.h"
 #include "core/log.h"
 #include "core/params.h"
 
@@ -34,9 +35,11 @@ Comm::Comm(std::shared_ptr<WorldInfo> world, uint32_t ctx_base, std::vector<int>
   if (single_host_) slots_ = make_slot_area(world_->shm, ctx_base_, members_);
   world_->engine->register_context(p2p_context(), members_);
   world_->engine->register_context(coll_context(), members_);
+  if (world_->ft) world_->ft->attach(ctx_base_, members_, rank_);
 }
 
 Comm::~Comm() {
+  if (world_->ft) world_->ft->detach(ctx_base_);
   world_->engine->unregister_context(p2p_context());
   world_->engine->unregister_context(coll_context());
   world_->contexts.release(ctx_base_);
@@ -48,8 +51,23 @@ p2p::Clock::time_point Comm::deadline() const {
 }
 
 Status Comm::check_usable() const {
-  if (!is_broken_.load(std::memory_order_acquire)) return Status::Ok();  // every call: no lock
+  if (!is_broken_.load(std::memory_order_acquire)) {  // every call: no lock
+    const uint64_t epoch = engine().abort_epoch();
+    if (epoch == seen_epoch_.load(std::memory_order_relaxed)) return Status::Ok();
+    // Some context was aborted since: was it one of ours (a peer's abort or revocation)?
+    Status st = engine().context_status(coll_context());
+    if (st.ok() || st.code() != NEXAR_ERR_REVOKED) {
+      Status p2p = engine().context_status(p2p_context());
+      if (!p2p.ok() && (st.ok() || p2p.code() == NEXAR_ERR_REVOKED)) st = p2p;
+    }
+    if (st.ok()) {
+      seen_epoch_.store(epoch, std::memory_order_relaxed);
+      return Status::Ok();
+    }
+    const_cast<Comm*>(this)->abort(st);
+  }
   std::lock_guard<std::mutex> lock(mu_);
+  if (revoked_) return Status(NEXAR_ERR_REVOKED, "communicator was revoked: " + broken_.message());
   if (broken_.ok()) return broken_;
   return Status(NEXAR_ERR_ABORTED, "communicator is unusable after an earlier error: " + broken_.to_string());
 }
@@ -63,14 +81,26 @@ Status Comm::fail(const Status& s) {
 void Comm::abort(const Status& why) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!broken_.ok()) return;
-    broken_ = why;
+    const bool revoking = why.code() == NEXAR_ERR_REVOKED && !revoked_;
+    if (!broken_.ok() && !revoking) return;
+    if (revoking) revoked_ = true;
+    if (broken_.ok() || revoking) broken_ = why;
     is_broken_.store(true, std::memory_order_release);
   }
   NX_INFO(P2P, "communicator (context %u) unusable: %s", ctx_base_, why.to_string().c_str());
   // Peers blocked on this rank learn at once instead of waiting for their own timeout.
   engine().abort_context(p2p_context(), why, true);
   engine().abort_context(coll_context(), why, true);
+}
+
+void Comm::revoke() {
+  abort(Status(NEXAR_ERR_REVOKED, strprintf("rank %d revoked the communicator", rank_)));
+}
+
+bool Comm::revoked() const {
+  (void)check_usable();  // picks up a revocation that arrived meanwhile
+  std::lock_guard<std::mutex> lock(mu_);
+  return revoked_;
 }
 
 int Comm::comm_rank_of_world(int world_rank) const {

@@ -20,6 +20,10 @@ class ShmHub;
 
 namespace nexar::comm {
 
+namespace ft {
+class Service;
+}
+
 // What every communicator of the process shares: the engine and facts about the world.
 struct WorldInfo {
   p2p::Engine* engine = nullptr;
@@ -27,6 +31,7 @@ struct WorldInfo {
   std::shared_ptr<void> owner;         // keeps the transports alive while a comm exists
   ContextRegistry contexts;            // context ids of this process's communicators
   shm::ShmHub* shm = nullptr;          // the ranks on this host, when shared memory is used
+  ft::Service* ft = nullptr;           // fault-tolerant agreement (owned by the world)
 };
 
 class Comm {
@@ -52,11 +57,17 @@ class Comm {
   void set_timeout(double seconds) { timeout_s_ = seconds; }
   p2p::Clock::time_point deadline() const;
 
-  // NEXAR_ERR_ABORTED once an earlier fatal error (or nexar_comm_abort) broke the comm.
+  // NEXAR_ERR_ABORTED once an earlier fatal error (or nexar_comm_abort) broke the comm,
+  // NEXAR_ERR_REVOKED once a member revoked it. A peer's abort or revocation that arrived
+  // while this rank was not in a call is noticed here too.
   Status check_usable() const;
   // Records s; a fatal error makes the communicator unusable and tells the peers.
   Status fail(const Status& s);
   void abort(const Status& why);
+  // nexar_comm_revoke: every member's pending and later calls fail with NEXAR_ERR_REVOKED
+  // (the engine passes the revocation on, see Engine::on_remote_abort).
+  void revoke();
+  bool revoked() const;
 
   // Point to point on the user context (peer and results in comm ranks).
   // aux / expect_aux: a collective's descriptor (see p2p::Engine).
@@ -71,6 +82,8 @@ class Comm {
 
   // The shared-memory collective slots (slot_area.h), nullptr where it has none.
   SlotArea* slot_area() const { return slots_.get(); }
+  // A shrunk communicator takes over its revoked parent's area (before its first use).
+  void set_slot_area(std::unique_ptr<SlotArea> a) { slots_ = std::move(a); }
   CollQueue& collectives() { return colls_; }
   // The sequence number of the next collective (every rank runs them in the same order).
   // Only the thread holding the collective queue calls it (its claim orders the calls),
@@ -83,6 +96,8 @@ class Comm {
   // How many communicators were made from this one (split and dup are collective, so every
   // member counts the same).
   uint32_t next_child_number() { return children_++; }
+  // How many shrinks of this one were started (every survivor counts the same).
+  uint32_t next_shrink_number() { return shrinks_++; }
   double timeout() const { return timeout_s_.load(); }
   const std::vector<int>& members() const { return members_; }
 
@@ -98,8 +113,11 @@ class Comm {
   mutable std::mutex mu_;
   Status broken_;
   std::atomic<bool> is_broken_{false};  // broken_ is set (read without the lock)
+  bool revoked_ = false;                // under mu_
+  mutable std::atomic<uint64_t> seen_epoch_{0};  // the engine's abort epoch last found harmless
   std::atomic<uint32_t> coll_seq_{0};
   std::atomic<uint32_t> children_{0};
+  std::atomic<uint32_t> shrinks_{0};
   std::unique_ptr<SlotArea> slots_;
   CollQueue colls_;
 };

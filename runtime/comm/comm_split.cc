@@ -16,12 +16,15 @@ uint64_t mix(uint64_t x) {  // splitmix64's finaliser
   return x ^ (x >> 31);
 }
 
-// Even (p2p id; +1 is the collective id), never 0 (the world's).
+}  // namespace
+
 uint32_t child_context(uint32_t parent_base, uint32_t child_number, int color, uint32_t salt) {
   uint64_t h = mix(mix(mix(parent_base) ^ child_number) ^ static_cast<uint32_t>(color)) ^ mix(salt);
   uint32_t base = static_cast<uint32_t>(h) & ~1u;
-  return base == 0 ? 2 : base;
+  return base == 0 || base == p2p::kControlContext ? 2 : base;
 }
+
+namespace {
 
 Status collective(Comm& c, coll::CollKind kind, const void* send, void* recv, size_t count, nexar_dtype_t dtype,
                   nexar_op_t op = NEXAR_SUM) {

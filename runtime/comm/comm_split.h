@@ -10,6 +10,10 @@
 
 namespace nexar::comm {
 
+// A child's context base: even (p2p id; +1 is the collective id), never 0 (the world's)
+// nor the control context; derived by hashing, so every member computes the same.
+uint32_t child_context(uint32_t parent_base, uint32_t child_number, int color, uint32_t salt);
+
 // color >= 0 or NEXAR_UNDEFINED (then *out is null). Members are ordered by (key, parent rank).
 Status split(Comm& parent, int color, int key, std::shared_ptr<Comm>* out);
 // Same members and order as parent, new context ids.

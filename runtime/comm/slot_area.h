@@ -51,4 +51,11 @@ struct SlotArea {
 // member off this host or not on shared memory, or not the world communicator).
 std::unique_ptr<SlotArea> make_slot_area(shm::ShmHub* hub, uint32_t ctx_base, const std::vector<int>& members);
 
+// The area of a revoked communicator handed to its shrunk successor (members: a subset of
+// the parent's, world ranks): same area, sequences going on after last_seq, which must
+// be at least every member's last sequence there (the survivors agree on it), so no word
+// left by an interrupted collective looks like a new arrival. nullptr for fewer than 2.
+std::unique_ptr<SlotArea> inherit_slot_area(const SlotArea& parent, const std::vector<int>& members,
+                                            uint64_t last_seq);
+
 }  // namespace nexar::comm

@@ -15,6 +15,7 @@ extern "C" __attribute__((visibility("default"))) const char* nexar_result_strin
     case NEXAR_ERR_UNSUPPORTED: return "NEXAR_ERR_UNSUPPORTED";
     case NEXAR_ERR_ABORTED: return "NEXAR_ERR_ABORTED";
     case NEXAR_ERR_INTERNAL: return "NEXAR_ERR_INTERNAL";
+    case NEXAR_ERR_REVOKED: return "NEXAR_ERR_REVOKED";
   }
   return "NEXAR_ERR_UNKNOWN";
 }

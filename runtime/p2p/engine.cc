@@ -28,6 +28,20 @@ bool matches(int filter_src, int filter_tag, int src, int tag) {
   return (filter_src == NEXAR_ANY_SOURCE || filter_src == src) && (filter_tag == NEXAR_ANY_TAG || filter_tag == tag);
 }
 
+// A control message in flight: owns its bytes, frees itself once the link is done.
+class ControlSend final : public transport::SendOp {
+ public:
+  ControlSend(const void* data, size_t bytes)
+      : bytes_(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + bytes) {
+    hdr = MsgHeader{kControlContext, 0, bytes, 0};
+    this->data = bytes_.data();
+  }
+  void complete(const Status&) override { delete this; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
 template <class Seq, class T>
 void erase_one(Seq& seq, const T& v) {
   auto it = std::find(seq.begin(), seq.end(), v);
@@ -206,6 +220,10 @@ RequestPtr Engine::match_posted_locked(Context& c, int src, int tag) {
 }
 
 bool Engine::on_message(int src, const MsgHeader& hdr, const uint8_t* data) {
+  if (hdr.ctx == kControlContext) {
+    if (ControlHandler* h = control_.load(std::memory_order_acquire)) h->on_control(src, data, hdr.len);
+    return true;
+  }
   std::vector<transport::PeerLink*> targets;
   bool ok = deliver_message(src, hdr, data, &targets);
   for (auto* l : targets) l->send_abort(hdr.ctx, context_status(hdr.ctx));
@@ -235,6 +253,8 @@ bool Engine::deliver_message(int src, const MsgHeader& hdr, const uint8_t* data,
 }
 
 InboundMsg* Engine::on_message_begin(int src, const MsgHeader& hdr) {
+  // Control messages are small: one that comes in pieces is not ours to deliver.
+  if (hdr.ctx == kControlContext) return new InboundMsg{src, hdr, 0, nullptr, nullptr, true};
   std::vector<transport::PeerLink*> targets;
   InboundMsg* ib;
   {
@@ -355,8 +375,15 @@ void Engine::fail_posted_locked(Context& c, const Status& why, int only_src) {
 }
 
 void Engine::on_peer_lost(int src, const Status& why) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (!lost_[static_cast<size_t>(src)].ok()) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!lost_[static_cast<size_t>(src)].ok()) return;
+    note_lost_locked(src, why);
+  }
+  if (ControlHandler* h = control_.load(std::memory_order_acquire)) h->on_lost(src);
+}
+
+void Engine::note_lost_locked(int src, const Status& why) {
   lost_[static_cast<size_t>(src)] = why;
   NX_WARN(P2P, "rank %d lost: %s", src, why.to_string().c_str());
   for (auto& [id, c] : contexts_) {
@@ -381,7 +408,9 @@ void Engine::on_peer_lost(int src, const Status& why) {
 
 void Engine::on_remote_abort(int src, uint32_t ctx, const Status& why) {
   Status s(why.code(), strprintf("rank %d reported: %s", src, why.message().c_str()));
-  abort_context(ctx, s, false);
+  // A revocation is passed on once by every member that hears it, so it reaches all of
+  // them even when the revoking rank dies while telling them.
+  abort_context(ctx, s, why.code() == NEXAR_ERR_REVOKED);
 }
 
 void Engine::abort_context(uint32_t ctx, const Status& why, bool tell_peers) {
@@ -395,8 +424,10 @@ void Engine::abort_context(uint32_t ctx, const Status& why, bool tell_peers) {
 
 void Engine::abort_context_locked(Context& c, const Status& why, bool tell_peers,
                                   std::vector<transport::PeerLink*>* targets) {
-  if (!c.failed.ok()) return;
+  // A revocation overrides an earlier failure: later calls report NEXAR_ERR_REVOKED.
+  if (!c.failed.ok() && (c.failed.code() == NEXAR_ERR_REVOKED || why.code() != NEXAR_ERR_REVOKED)) return;
   c.failed = why;
+  abort_epoch_.fetch_add(1, std::memory_order_acq_rel);
   fail_posted_locked(c, why, -1);
   if (tell_peers)
     for (int m : c.members)
@@ -435,6 +466,23 @@ void Engine::set_collective(uint32_t ctx, uint32_t seq, uint64_t aux, AuxDescrib
 Status Engine::context_status(uint32_t ctx) {
   std::lock_guard<std::mutex> lock(mu_);
   return context_locked(ctx).failed;
+}
+
+void Engine::set_control_handler(ControlHandler* h) { control_.store(h, std::memory_order_release); }
+
+void Engine::send_control(int dst, const void* data, size_t bytes) {
+  transport::PeerLink* link;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!lost_[static_cast<size_t>(dst)].ok()) return;
+    link = links_[static_cast<size_t>(dst)];
+  }
+  if (link) link->send(new ControlSend(data, bytes));
+}
+
+bool Engine::is_lost(int r) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return !lost_[static_cast<size_t>(r)].ok();
 }
 
 bool Engine::under_limit_locked() const { return !store_.over_limit(); }

@@ -27,6 +27,21 @@ namespace nexar::p2p {
 // which lets the engine tell which collective a message belongs to.
 inline constexpr int kCollSeqShift = 11;
 
+// The context of fault-tolerance control messages (comm/ft_agreement.h): never aborted,
+// never matched; its arrivals go to the control handler. Reserved in every process's
+// context registry (even, like every communicator's base).
+inline constexpr uint32_t kControlContext = 0xFFFFFFFEu;
+
+// Receives control messages on the thread that delivers them (a transport's progress
+// thread, or a user thread polling shared memory): must not block.
+class ControlHandler {
+ public:
+  virtual ~ControlHandler() = default;
+  virtual void on_control(int src, const uint8_t* data, size_t bytes) = 0;
+  // World rank src was lost (called once per rank, after the engine noted it).
+  virtual void on_lost(int src) = 0;
+};
+
 class Engine final : public shm::PlacementSink {
  public:
   Engine(int world_rank, int world_size, size_t unexpected_limit);
@@ -65,6 +80,16 @@ class Engine final : public shm::PlacementSink {
   void abort_context(uint32_t ctx, const Status& why, bool tell_peers);
   // The status that made ctx unusable (ok() if none).
   Status context_status(uint32_t ctx);
+  // Counts abort_context calls that changed a context: a communicator compares it with
+  // the value it last saw to notice a remote abort without taking the lock.
+  uint64_t abort_epoch() const { return abort_epoch_.load(std::memory_order_acquire); }
+
+  // Fault-tolerance control channel: small messages (copied at once) to world rank dst,
+  // best effort (dropped when dst is lost); arrivals go to the handler, set once before use.
+  void set_control_handler(ControlHandler* h);
+  void send_control(int dst, const void* data, size_t bytes);
+  // Whether world rank r was lost (its link failed).
+  bool is_lost(int r);
 
   // transport::InboundSink
   bool on_message(int src, const transport::MsgHeader& hdr, const uint8_t* data) override;
@@ -106,6 +131,7 @@ class Engine final : public shm::PlacementSink {
   transport::InboundMsg* begin_locked(int src, const transport::MsgHeader& hdr);
   // Binds an arriving (or stored) message to a receive, checking its length.
   bool bind_locked(const RequestPtr& req, int src, const transport::MsgHeader& hdr);
+  void note_lost_locked(int src, const Status& why);
   void fail_posted_locked(Context& c, const Status& why, int only_src);
   // An inbound message that no receive matched, and its stored copy, go.
   void drop_unexpected_locked(transport::InboundMsg* ib);
@@ -123,6 +149,8 @@ class Engine final : public shm::PlacementSink {
   std::condition_variable placed_cv_;  // a placement finished (cancel waits for it)
   std::atomic<uint64_t> bind_gen_{0};
   Waiter waiter_;
+  std::atomic<uint64_t> abort_epoch_{0};
+  std::atomic<ControlHandler*> control_{nullptr};
 };
 
 }  // namespace nexar::p2p

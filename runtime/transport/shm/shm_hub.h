@@ -63,6 +63,11 @@ class ShmHub final : public Progress {
     const ShmLink* l = by_rank_[static_cast<size_t>(world_rank)];
     return world_rank == cfg_.rank || (l && !l->dead());
   }
+  // Rings a local peer's background thread: it drains its rings now, even when none of its
+  // threads waits (fault-tolerance control messages must be answered at once).
+  void wake_background(int world_rank) const {
+    if (link(world_rank)) ring(&by_rank_view_[static_cast<size_t>(world_rank)].hdr()->bg);
+  }
   // Whether this rank may read every local peer's memory (CMA).
   bool cma_to_all() const { return cma_all_; }
   const std::vector<int>& local_ranks() const { return cfg_.local_ranks; }

@@ -1,0 +1,62 @@
+// Fault tolerance end to end (tests/ft/ft_probe.cc): a rank SIGKILLed inside a collective,
+// between calls, inside the agreement, inside the shrink (cascading), two at once, the
+// coordinator (rank 0) among them; a revoke that reaches ranks blocked in a collective.
+// Shared memory (one host) and QUIC (NEXAR_TRANSPORT=quic). Every survivor must print ok.
+#include <algorithm>
+#include <catch.hpp>
+
+#include "launcher/nexrun_process.h"
+
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Run {
+  int np;
+  std::string scenario;
+  std::string victims;  // "1" or "0,2"; empty: none
+  bool quic = false;
+};
+
+void run(const Run& r) {
+  std::vector<std::string> args = {"--no-kill", "-np", std::to_string(r.np), FT_PROBE, r.scenario};
+  if (!r.victims.empty()) args.push_back(r.victims);
+  // QUIC notices a killed peer by its silence: a short peer timeout keeps the test short.
+  std::vector<std::string> env = {"NEXAR_PEER_TIMEOUT=1", "NEXAR_TIMEOUT=60"};
+  if (r.quic) env.push_back("NEXAR_TRANSPORT=quic");
+  std::string out, err;
+  auto end = launcher_test::run_nexrun(args, &out, &err, 90s, env);
+  const size_t victims = r.victims.empty() ? 0 : 1 + std::count(r.victims.begin(), r.victims.end(), ',');
+  INFO("np " << r.np << " " << r.scenario << " victims " << r.victims << (r.quic ? " quic" : " shm")
+             << "\nstdout:\n" << out << "\nstderr:\n" << err);
+  REQUIRE(end.finished);
+  REQUIRE(launcher_test::count_of(out, r.scenario + " ok") == static_cast<size_t>(r.np) - victims);
+  REQUIRE(launcher_test::count_of(err, "check failed") == 0);
+  // nexrun reports the first failure: the victims' SIGKILL (137), or 0 with none.
+  REQUIRE(end.exit_code == (victims ? 137 : 0));
+}
+
+}  // namespace
+
+TEST_CASE("revoke reaches ranks blocked in a collective and a receive; agree and shrink on the revoked world",
+          "[ft]") {
+  run({4, "revoke", "", false});
+  run({3, "revoke", "", true});
+}
+
+TEST_CASE("a rank killed inside a collective: survivors shrink to a full communicator", "[ft]") {
+  run({4, "kill_coll", "2", false});
+  run({4, "kill_coll", "0", false});  // the agreement's coordinator
+  run({3, "kill_coll", "1", true});
+}
+
+TEST_CASE("a rank killed between calls", "[ft]") { run({4, "kill_between", "3", false}); }
+
+TEST_CASE("the coordinator killed inside the agreement: every survivor leaves with the same decision", "[ft]") {
+  run({5, "kill_agree", "0", false});
+  run({4, "kill_agree", "1", true});
+}
+
+TEST_CASE("cascading: a second rank dies inside the shrink", "[ft]") { run({5, "kill_shrink", "1,0", false}); }
+
+TEST_CASE("two ranks killed at once", "[ft]") { run({6, "kill_coll", "1,4", false}); }
