@@ -1,5 +1,5 @@
 // nexar-recovery-bench: how long in-place recovery takes. Run under
-// `nexrun --no-kill -np N`; the last rank is SIGKILLed inside an allreduce at a moment
+// `nexrun --enable-recovery -np N`; the last rank is SIGKILLed inside an allreduce at a moment
 // every rank knows in advance (CLOCK_MONOTONIC is the host's), the survivors notice,
 // revoke, shrink and run one allreduce on the shrunk communicator. The lowest survivor
 // prints one line: np, and the milliseconds from the kill to (the slowest survivor's)
@@ -39,7 +39,7 @@ int main() {
   nexar_comm_rank(world, &rank);
   nexar_comm_size(world, &size);
   if (size < 2) {
-    std::fprintf(stderr, "nexar-recovery-bench needs at least 2 ranks (nexrun --no-kill -np N)\n");
+    std::fprintf(stderr, "nexar-recovery-bench needs at least 2 ranks (nexrun --enable-recovery -np N)\n");
     return 2;
   }
   const int victim = size - 1;

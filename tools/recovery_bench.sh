@@ -11,7 +11,7 @@ echo "# kill -> slowest survivor's error / shrunk communicator / first good allr
 for np in $sizes; do
   i=0
   while [ "$i" -lt "$reps" ]; do
-    "$build/launcher/nexrun" --no-kill -np "$np" "$build/tools/nexar-recovery-bench" 2>/dev/null | grep '^np ' || echo "np $np  run failed"
+    "$build/launcher/nexrun" --enable-recovery -np "$np" "$build/tools/nexar-recovery-bench" 2>/dev/null | grep '^np ' || echo "np $np  run failed"
     i=$((i + 1))
   done
 done

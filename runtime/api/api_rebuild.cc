@@ -24,6 +24,7 @@ NEXAR_API nexar_result_t nexar_comm_rebuild(nexar_comm_t comm, nexar_comm_t* new
     return finish(comm, st.with_context("nexar_comm_rebuild"));
   }
   *newcomm = new nexar_comm{nexar::bootstrap::make_world_comm(w, timeout), w};
+  w->add_handle();
   return NEXAR_SUCCESS;
 }
 

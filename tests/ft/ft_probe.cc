@@ -1,5 +1,5 @@
 // A rank program for the fault-tolerance tests (`ft_probe <scenario> [victims]` under
-// nexrun --no-kill): ranks die by SIGKILL at chosen moments, the survivors recover with
+// nexrun --enable-recovery): ranks die by SIGKILL at chosen moments, the survivors recover with
 // revoke / agree / shrink and prove that the shrunk communicator is a full one (every
 // collective with exact results, a split, point to point) with the same membership on
 // every survivor. Each survivor prints "<scenario> ok"; any difference exits 1.
@@ -122,7 +122,9 @@ void check_full(nexar_comm_t c) {
 
 // The recovery loop of docs/fault-tolerance.md: work, agree on the outcome, and on any
 // failure revoke and shrink. Returns the communicator the work finally succeeded on.
+// The communicators it made on the way are destroyed; the one passed in is the caller's.
 nexar_comm_t recover(nexar_comm_t c, bool first_failed, int die_in_shrink = -1) {
+  const nexar_comm_t orig = c;
   bool failed = first_failed;
   for (int round = 0; round < 8; ++round) {
     if (!failed) {
@@ -140,7 +142,7 @@ nexar_comm_t recover(nexar_comm_t c, bool first_failed, int die_in_shrink = -1) 
     const nexar_result_t sr = nexar_comm_shrink(c, &next);
     if (die_in_shrink == g_rank) ::raise(SIGKILL);
     COMM_OK(c, sr);
-    if (c != g_world) nexar_comm_destroy(c);
+    if (c != orig) nexar_comm_destroy(c);
     c = next;
     failed = false;
   }
@@ -281,6 +283,38 @@ int main(int argc, char** argv) {
     g_victims.push_back(second);
     c = recover(g_world, true, second);
     check_survivors(c);
+  } else if (scenario == "kill_sub") {  // on a split and a dup; then a shrink of the shrunk one
+    nexar_comm_t half = nullptr, dup = nullptr;
+    PROBE_OK(nexar_comm_split(g_world, g_rank % 2, g_rank, &half));
+    PROBE_OK(nexar_comm_dup(g_world, &dup));
+    const int victim_half = g_victims.at(0) % 2;
+    if (g_rank % 2 == victim_half) {  // the victim's half: it dies in an allreduce there
+      if (is_victim(g_rank)) die_later(150);
+      std::vector<float> v(4096, 1.0f), out(4096);
+      while (nexar_allreduce(v.data(), out.data(), v.size(), NEXAR_FLOAT32, NEXAR_SUM, half) == NEXAR_SUCCESS) {
+      }
+      nexar_comm_t h2 = recover(half, true);
+      size_t n = 0;
+      PROBE_OK(nexar_comm_failed_ranks(half, nullptr, 0, &n));
+      PROBE_CHECK(n == 1);
+      check_full(h2);
+      COMM_OK(h2, nexar_comm_destroy(h2));
+      nexar_comm_destroy(half);
+    } else {
+      check_full(half);  // the other half is untouched
+      COMM_OK(half, nexar_comm_destroy(half));
+    }
+    c = recover(dup, false);
+    PROBE_CHECK(c != dup);
+    check_survivors(c);
+    // A shrunk communicator shrinks again (revoked, nobody failed since): same members.
+    PROBE_OK(nexar_comm_revoke(c));
+    nexar_comm_t again = nullptr;
+    COMM_OK(c, nexar_comm_shrink(c, &again));
+    COMM_OK(c, nexar_comm_destroy(c));
+    c = again;
+    check_survivors(c);
+    nexar_comm_destroy(dup);
   } else {
     std::fprintf(stderr, "unknown scenario %s\n", scenario.c_str());
     return 2;
