@@ -20,6 +20,7 @@ void Service::attach(uint32_t comm_id, const std::vector<int>& members, int my_r
   {
     std::lock_guard<std::mutex> lock(mu_);
     CommFt& c = comms_[comm_id];
+    if (c.retired) c = CommFt{};  // an earlier communicator's id, used again
     c.attached = true;
     c.members = members;
     c.me = my_rank;
@@ -38,7 +39,19 @@ void Service::attach(uint32_t comm_id, const std::vector<int>& members, int my_r
 
 void Service::detach(uint32_t comm_id) {
   std::lock_guard<std::mutex> lock(mu_);
-  comms_.erase(comm_id);
+  auto it = comms_.find(comm_id);
+  if (it == comms_.end()) return;
+  // Decisions stay to answer members still in an agreement this rank has left (their
+  // coordinator died and a successor asks); a communicator without any is forgotten.
+  bool any = false;
+  for (auto& [k, in] : it->second.inst) any = any || in.decided;
+  if (!any) {
+    comms_.erase(it);
+    return;
+  }
+  it->second.retired = true;
+  for (auto i = it->second.inst.begin(); i != it->second.inst.end();)
+    i = i->second.decided ? std::next(i) : it->second.inst.erase(i);
 }
 
 std::vector<int> Service::failed(uint32_t comm_id) {
@@ -154,6 +167,7 @@ void Service::handle_locked(CommFt& c, int src_world, Msg& m, std::vector<Out>* 
     }
     mark_failed_locked(c, r);
   }
+  if (c.retired && !c.inst.count(m.instance)) return;  // only its decisions are served
   Instance& in = c.inst[m.instance];
   auto reply = [&](MsgType t, int32_t flag, std::vector<int32_t> failed) {
     out->push_back(Out{src_world, Msg{t, m.comm_id, m.instance, flag, std::move(failed)}});
@@ -186,7 +200,7 @@ void Service::handle_locked(CommFt& c, int src_world, Msg& m, std::vector<Out>* 
 }
 
 void Service::progress_locked(CommFt& c, uint32_t id, std::vector<Out>* out) {
-  if (!c.attached || c.excluded_by >= 0) return;
+  if (!c.attached || c.retired || c.excluded_by >= 0) return;
   const int coord = coordinator_locked(c);
   for (auto& [k, in] : c.inst) {
     if (!in.entered || in.decided) continue;
@@ -232,7 +246,7 @@ void Service::send_all(std::vector<Out>& out) {
   for (Out& o : out) {
     std::vector<uint8_t> bytes = encode(o.msg);
     engine_->send_control(o.world_rank, bytes.data(), bytes.size());
-    if (hub_) hub_->wake_background(o.world_rank);
+    if (shm::ShmHub* hub = hub_.load(std::memory_order_acquire)) hub->wake_background(o.world_rank);
   }
 }
 

@@ -24,6 +24,7 @@
 // after it is released. Waiting callers poll the transports through the engine's waiter.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -50,9 +51,10 @@ class Service final : public p2p::ControlHandler {
   ~Service() override;
   // Ranks on this host get a ring of their background thread with each message, so that
   // a rank outside any call answers at once (set once, before use).
-  void set_shm(shm::ShmHub* hub) { hub_ = hub; }
+  void set_shm(shm::ShmHub* hub) { hub_.store(hub, std::memory_order_release); }
 
-  // A communicator joins or leaves (members: world ranks in comm order).
+  // A communicator joins or leaves (members: world ranks in comm order). One that ran
+  // agreements keeps its decisions after leaving, to answer members still deciding.
   void attach(uint32_t comm_id, const std::vector<int>& members, int my_rank);
   void detach(uint32_t comm_id);
 
@@ -79,6 +81,7 @@ class Service final : public p2p::ControlHandler {
   };
   struct CommFt {
     bool attached = false;
+    bool retired = false;  // its Comm is gone: only answers with the decisions it holds
     std::vector<int> members;  // world ranks
     std::unordered_map<int, int> comm_rank;  // world -> comm rank
     int me = -1;
@@ -104,7 +107,7 @@ class Service final : public p2p::ControlHandler {
   void send_all(std::vector<Out>& out);
 
   p2p::Engine* const engine_;
-  shm::ShmHub* hub_ = nullptr;
+  std::atomic<shm::ShmHub*> hub_{nullptr};  // set while transports may already deliver
   std::mutex mu_;
   std::unordered_map<uint32_t, CommFt> comms_;
 };

@@ -246,8 +246,6 @@ int main(int argc, char** argv) {
   }
   g_rank = comm_rank(g_world);
   g_size = comm_size(g_world);
-  probe::g_rank = g_rank;
-  probe::g_world = g_world;
   nexar_comm_t c = g_world;
   if (scenario == "revoke") {
     scenario_revoke();
