@@ -26,8 +26,9 @@ namespace nexar::bootstrap {
 
 namespace {
 
-// How long one long poll of the rendezvous lasts while a survivor waits for a peer.
-constexpr auto kPollSlice = std::chrono::milliseconds(200);
+// How long one long poll of the rendezvous lasts while a survivor waits for a peer whose
+// replacement has not announced itself yet.
+constexpr auto kPollSlice = std::chrono::milliseconds(50);
 
 std::chrono::milliseconds until(p2p::Clock::time_point deadline) {
   return std::max(std::chrono::milliseconds(1),
@@ -88,21 +89,24 @@ Status World::await_entry(int p, std::string* entry, p2p::Clock::time_point dead
     return rendezvous_->wait(name, entry, until(deadline)).with_context(strprintf("waiting for rank %d's address", p));
   const std::string next =
       strprintf("incarnation/%d/%d", p, predecessors_[static_cast<size_t>(p)] + 1);
+  // Until the replacement is told, look for it every slice (it usually announced itself
+  // before the survivors noticed the failure); then only its entry is awaited.
   bool told = false;
-  const auto slice = std::min(kPollSlice, connect_timeout());
   for (;;) {
-    Status st = rendezvous_->wait(name, entry, std::min(slice, until(deadline)));
+    if (!told) {
+      bool found = false;
+      std::string k;
+      NX_RETURN_IF_ERROR(rendezvous_->get(next, &k, &found, connect_timeout()));
+      if (found) {
+        NX_INFO(INIT, "rank %d: replacement %s of rank %d joins generation %d", info_.rank, k.c_str(), p, generation_);
+        NX_RETURN_IF_ERROR(rendezvous_->set(strprintf("rebuild/%d/%s", p, k.c_str()), std::to_string(generation_),
+                                            connect_timeout()));
+        told = true;
+      }
+    }
+    Status st = rendezvous_->wait(name, entry, told ? until(deadline) : std::min(kPollSlice, until(deadline)));
     if (st.ok() || st.code() != NEXAR_ERR_TIMEOUT) return st;
     if (p2p::Clock::now() >= deadline) break;
-    bool found = false;
-    std::string k;
-    NX_RETURN_IF_ERROR(rendezvous_->get(next, &k, &found, connect_timeout()));
-    if (found && !told) {
-      NX_INFO(INIT, "rank %d: replacement %s of rank %d joins generation %d", info_.rank, k.c_str(), p, generation_);
-      NX_RETURN_IF_ERROR(rendezvous_->set(strprintf("rebuild/%d/%s", p, k.c_str()), std::to_string(generation_),
-                                          connect_timeout()));
-      told = true;
-    }
   }
   return Status(NEXAR_ERR_PEER_LOST,
                 strprintf("rank %d neither called nexar_comm_rebuild nor was replaced in time (no process joined "
