@@ -55,3 +55,22 @@ TEST_CASE("rebuild with a replacement on the other host", "[multihost][rebuild]"
   CHECK(count_of(out, "rebuilt ") == 3);
   CHECK(count_of(out, " ok\n") == 4);
 }
+
+TEST_CASE("recovery times across two hosts: rebuild and gang restart", "[multihost][rebuild]") {
+  if (!testbed()) return;
+  // nexar-recovery-bench kills rank 3 (on mhB) inside an allreduce and prints one line.
+  const std::string dir = make_temp_dir();
+  const std::vector<std::vector<std::string>> ways = {{"--respawn", "1", RECOVERY_BENCH, "rebuild"},
+                                                      {"--max-restarts", "1", RECOVERY_BENCH, "gang", dir + "/stamp"}};
+  for (const std::vector<std::string>& way : ways) {
+    std::vector<std::string> args = {"-x", "NEXAR_PEER_TIMEOUT=1"};
+    args.insert(args.end(), way.begin(), way.end());
+    std::string out, err;
+    Ended e = run_nexrun(on_two_hosts(args), &out, &err, 90s);
+    INFO(out << err);
+    CHECK(e.exit_code == 0);
+    CHECK(count_of(out, "np 4  ") == 1);
+    std::printf("2 hosts x 2 ranks, %s: %s", way[3].c_str(), out.c_str());
+  }
+  remove_tree(dir);
+}
