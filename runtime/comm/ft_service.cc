@@ -17,6 +17,7 @@ Service::~Service() { engine_->set_control_handler(nullptr); }
 
 void Service::attach(uint32_t comm_id, const std::vector<int>& members, int my_rank) {
   std::vector<Out> out;
+  std::vector<int> fenced;
   {
     std::lock_guard<std::mutex> lock(mu_);
     CommFt& c = comms_[comm_id];
@@ -31,10 +32,11 @@ void Service::attach(uint32_t comm_id, const std::vector<int>& members, int my_r
     }
     std::vector<std::pair<int, Msg>> early = std::move(c.early);
     c.early.clear();
-    for (auto& [src, m] : early) handle_locked(c, src, m, &out);
+    for (auto& [src, m] : early) handle_locked(c, src, m, &out, &fenced);
     progress_locked(c, comm_id, &out);
   }
   send_all(out);
+  fence(fenced, -1);
 }
 
 void Service::detach(uint32_t comm_id) {
@@ -120,6 +122,7 @@ Status Service::agree(uint32_t comm_id, int32_t flag, p2p::Clock::time_point dea
 }
 
 void Service::on_control(int src, const uint8_t* data, size_t bytes) {
+  std::vector<int> fenced;
   Msg m;
   if (!decode(data, bytes, &m)) {
     NX_WARN(P2P, "malformed fault-tolerance message (%zu bytes) from rank %d dropped", bytes, src);
@@ -134,26 +137,38 @@ void Service::on_control(int src, const uint8_t* data, size_t bytes) {
       return;
     }
     const uint32_t id = m.comm_id;
-    handle_locked(c, src, m, &out);
+    handle_locked(c, src, m, &out, &fenced);
     progress_locked(c, id, &out);
   }
   send_all(out);
+  fence(fenced, src);
+}
+
+void Service::fence(const std::vector<int>& world_ranks, int reporter) {
+  // The engine fails what still waits on them (its on_lost call finds nothing new here).
+  for (int w : world_ranks)
+    engine_->on_peer_lost(w, Status(NEXAR_ERR_PEER_LOST, reporter >= 0 ? strprintf("rank %d reported rank %d failed", reporter, w)
+                                                                      : strprintf("a member reported rank %d failed", w)));
 }
 
 void Service::on_lost(int world_rank) {
   std::vector<Out> out;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    for (auto& [id, c] : comms_) {
-      if (!c.attached) continue;
-      auto it = c.comm_rank.find(world_rank);
-      if (it != c.comm_rank.end() && mark_failed_locked(c, it->second)) progress_locked(c, id, &out);
-    }
+    fail_world_locked(world_rank, &out);
   }
   send_all(out);
 }
 
-void Service::handle_locked(CommFt& c, int src_world, Msg& m, std::vector<Out>* out) {
+void Service::fail_world_locked(int world_rank, std::vector<Out>* out) {
+  for (auto& [id, c] : comms_) {
+    if (!c.attached) continue;
+    auto it = c.comm_rank.find(world_rank);
+    if (it != c.comm_rank.end() && mark_failed_locked(c, it->second)) progress_locked(c, id, out);
+  }
+}
+
+void Service::handle_locked(CommFt& c, int src_world, Msg& m, std::vector<Out>* out, std::vector<int>* fenced) {
   auto it = c.comm_rank.find(src_world);
   if (it == c.comm_rank.end()) return;
   const int from = it->second;
@@ -165,8 +180,11 @@ void Service::handle_locked(CommFt& c, int src_world, Msg& m, std::vector<Out>* 
       c.excluded_by = from;
       engine_->waiter().ring();
     }
-    mark_failed_locked(c, r);
+    if (r >= 0 && static_cast<size_t>(r) < c.failed.size() && r != c.me && !c.failed[static_cast<size_t>(r)])
+      fenced->push_back(c.members[static_cast<size_t>(r)]);
   }
+  // A process failed for one communicator is failed for all of them.
+  for (int w : *fenced) fail_world_locked(w, out);
   if (c.retired && !c.inst.count(m.instance)) return;  // only its decisions are served
   Instance& in = c.inst[m.instance];
   auto reply = [&](MsgType t, int32_t flag, std::vector<int32_t> failed) {

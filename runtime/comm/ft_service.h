@@ -96,7 +96,11 @@ class Service final : public p2p::ControlHandler {
     Msg msg;
   };
 
-  void handle_locked(CommFt& c, int src_world, Msg& m, std::vector<Out>* out);
+  // fenced: world ranks this message newly reported failed (marked in every communicator
+  // here; the caller tells the engine once the lock is released).
+  void handle_locked(CommFt& c, int src_world, Msg& m, std::vector<Out>* out, std::vector<int>* fenced);
+  void fail_world_locked(int world_rank, std::vector<Out>* out);
+  void fence(const std::vector<int>& world_ranks, int reporter);
   // Marks comm rank r failed; true if it was not yet.
   bool mark_failed_locked(CommFt& c, int r);
   // Re-evaluates every open instance after something changed.

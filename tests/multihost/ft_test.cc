@@ -16,7 +16,7 @@ TEST_CASE("shrink after a kill across two hosts", "[multihost][ft]") {
   for (const char* victim : {"3", "0"}) {
     std::string out, err;
     Ended e = run_nexrun({"--launch-agent", NetnsTestbed::agent_template(), "-H", "mhA:2,mhB:2", "--enable-recovery",
-                          "-x", "NEXAR_PEER_TIMEOUT=1", FT_PROBE, "kill_coll", victim},
+                          "-x", "NEXAR_PEER_TIMEOUT=3", FT_PROBE, "kill_coll", victim},
                          &out, &err, 90s);
     INFO("victim " << victim << "\n" << out << err);
     CHECK(e.exit_code == 0);
