@@ -97,7 +97,10 @@ CliResult parse_command_line(int argc, const char* const* argv) {
       "Exit status: the first failing rank's (128+signal if killed), 124 on --timeout.\n"
       "With --enable-recovery or --respawn: 0 when every failure was followed by some rank's\n"
       "process exiting 0 (the survivors finished the job), else the first failure's status\n"
-      "that no rank finished after. With --max-restarts: the last attempt's status.");
+      "that no rank finished after. With --max-restarts: the last attempt's status.\n"
+
+      "SIGUSR1 to nexrun prints a hang report: what every rank does now, and who holds the others up.\n"
+      "nexrun --status [JOB] (another terminal, same user) prints each rank's current call.");
   app.prefix_command();  // the first positional and everything after it: the program
   app.set_version_flag("--version", std::string("nexrun ") + NEXRUN_VERSION);
   int np = 0;

@@ -1,5 +1,7 @@
 #include "launcher/job_credentials.h"
 
+#include "launcher/status_client.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -57,6 +59,7 @@ Status JobCredentials::create(const std::string& job_id, int nranks) {
 void JobCredentials::remove() {
   if (!created_) return;
   created_ = false;
+  ::unlink((files_.dir + "/" + kRendezvousFile).c_str());  // main.cc publish_rendezvous
   tls::remove_job_credentials(files_);
   remove_credential_dir(files_.dir);
   NX_INFO(LAUNCH, "removed %s", files_.dir.c_str());

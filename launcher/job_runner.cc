@@ -134,6 +134,10 @@ void JobRunner::on_signal(int signo) {
     reap();
     return;
   }
+  if (signo == SIGUSR1 && hooks_.hang_report) {
+    hooks_.hang_report("SIGUSR1 to nexrun", false, false);
+    return;
+  }
   NX_INFO(LAUNCH, "forwarding signal %d (%s)", signo, strsignal(signo));
   if (signo == SIGINT || signo == SIGTERM) {
     if (++stop_requests_ > 1) {
@@ -182,6 +186,8 @@ void JobRunner::on_rank_end(int rank, int wait_status) {
       return;
     case FailureLedger::Action::kFail:
       report(what);
+      // Before the others are stopped: what they were doing when it died.
+      if (hooks_.hang_report) hooks_.hang_report("exit: " + what, true, true);
       status_->job_failed();
       if (!plan_.no_kill) begin_teardown();
       return;
@@ -220,6 +226,7 @@ void JobRunner::check_deadlines() {
     if (alive_ > 0 && !tearing_down_) {
       timed_out_ = ledger_.status() == 0;  // the first cause decides the exit status
       report(strprintf("job timed out after %g s", plan_.timeout_s));
+      if (hooks_.hang_report) hooks_.hang_report(strprintf("nexrun --timeout %g", plan_.timeout_s), true, true);
       status_->job_failed();
       begin_teardown();
     }

@@ -41,6 +41,10 @@ struct RunnerHooks {
   // While it returns true the runner keeps going with no rank alive (a launch agent waits
   // for the launcher to decide whether a failed rank gets a replacement).
   std::function<bool()> keep_open;
+  // Set: SIGUSR1 asks for a hang report (not forwarded), and the first failure and
+  // --timeout ask for one and wait for it (bounded) before the ranks are stopped.
+  // Unset (launch agents): SIGUSR1 is forwarded like SIGUSR2.
+  std::function<void(const std::string& reason, bool wait, bool if_nexar)> hang_report;
   // Called at least every tick_s seconds (heartbeats).
   double tick_s = 0;
   std::function<void()> on_tick;

@@ -3,6 +3,8 @@
 #include <sys/wait.h>
 
 #include "core/status.h"
+#include "launcher/exit_reason.h"
+#include "rendezvous/service.h"
 
 namespace nexar::launcher {
 
@@ -27,10 +29,13 @@ void JobStatus::new_attempt(int attempt) {
 }
 
 void JobStatus::rank_ended(int rank, int wait_status) {
-  std::lock_guard<std::mutex> lock(mu_);
-  Rank& r = ranks_.at(rank);
-  r.ended = true;
-  r.wait_status = wait_status;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Rank& r = ranks_.at(rank);
+    r.ended = true;
+    r.wait_status = wait_status;
+  }
+  if (end_observer_) end_observer_(rank);
 }
 
 void JobStatus::job_failed() {
@@ -41,6 +46,18 @@ void JobStatus::job_failed() {
 void JobStatus::job_finished() {
   std::lock_guard<std::mutex> lock(mu_);
   if (state_ == State::RUNNING) state_ = State::FINISHED;
+}
+
+std::string JobStatus::end_note(int rank) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const Rank& r = ranks_.at(static_cast<size_t>(rank));
+  return r.ended ? describe_wait_status(r.wait_status) : std::string();
+}
+
+void JobStatus::set_report(std::string report, std::vector<std::string> current) {
+  std::lock_guard<std::mutex> lock(mu_);
+  report_ = std::move(report);
+  for (size_t i = 0; i < ranks_.size() && i < current.size(); ++i) ranks_[i].current = std::move(current[i]);
 }
 
 std::string JobStatus::to_json() const {
@@ -63,10 +80,13 @@ std::string JobStatus::to_json() const {
     } else if (r.pid > 0) {
       state = "running";
     }
-    out += strprintf(R"(%s{"rank":%zu,"pid":%d,"state":"%s","status":%s,"incarnation":%d})", i ? "," : "", i,
-                     static_cast<int>(r.pid), state, status.c_str(), r.incarnation);
+    const std::string current = r.current.empty() ? "null" : "\"" + rendezvous::json_escape(r.current) + "\"";
+    out += strprintf(R"(%s{"rank":%zu,"pid":%d,"state":"%s","status":%s,"incarnation":%d,"current":%s})", i ? "," : "",
+                     i, static_cast<int>(r.pid), state, status.c_str(), r.incarnation, current.c_str());
   }
-  out += "]}";
+  out += "]";
+  if (!report_.empty()) out += ",\"report\":\"" + rendezvous::json_escape(report_) + "\"";
+  out += "}";
   return out;
 }
 

@@ -30,6 +30,7 @@
 #include "launcher/remote_job.h"
 #include "launcher/rendezvous_service.h"
 #include "launcher/signal_events.h"
+#include "launcher/status_client.h"
 
 using namespace nexar;
 using namespace nexar::launcher;
@@ -121,6 +122,13 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+// For `nexrun --status` from another terminal: the rendezvous address beside the
+// launcher's credential (the directory is this user's only; removed with it).
+void publish_rendezvous(const JobCredentials& credentials, const std::string& address) {
+  std::ofstream f(credentials.dir() + "/" + kRendezvousFile);
+  f << address << "\n";
+}
+
 // What every launch makes before starting ranks: per-rank output, a job id and its status,
 // and the job's credentials, watched by the janitor in case nexrun is killed (members are
 // destroyed in reverse: the credential directory goes first, the janitor last).
@@ -177,9 +185,10 @@ int run_local(const JobPlan& plan, const std::vector<std::string>& base_env, Sig
   return run_with_restarts(plan, &status, [&](const JobPlan& attempt_plan, int attempt) -> AttemptEnd {
     // Every attempt has a fresh rendezvous: nothing an earlier attempt stored is seen.
     RendezvousService rendezvous;
-    if (Status s = rendezvous.start(credentials.launcher_file(), [&status] { return status.to_json(); }); !s.ok())
+    if (Status s = rendezvous.start(credentials.launcher_file(), &status); !s.ok())
       return {setup_failure(s), false};
     job.rendezvous = rendezvous.address();
+    publish_rendezvous(credentials, job.rendezvous);
     job.restart_count = attempt;
     std::vector<SpawnSpec> specs;
     size_t app = 0;
@@ -193,6 +202,9 @@ int run_local(const JobPlan& plan, const std::vector<std::string>& base_env, Sig
     RunnerHooks hooks;
     hooks.output = [&output](int rank, bool err, const char* d, size_t n, bool end) {
       output.write(rank, err, d, n, end);
+    };
+    hooks.hang_report = [&rendezvous](const std::string& reason, bool wait, bool if_nexar) {
+      rendezvous.hangs().request(reason, wait, if_nexar);
     };
     JobRunner runner(attempt_plan, &status, &signals, std::move(hooks));
     int exit_code = 0;
@@ -234,6 +246,7 @@ int run_remote(const JobPlan& plan, const Placement& where, const RankMap& map, 
     int exit_code = 0;
     if (!remote.start(&job, env, rank_argv(plan, plan.np), pems, credentials.launcher_file(), &exit_code))
       return {exit_code, false};
+    publish_rendezvous(credentials, job.rendezvous);
     exit_code = remote.wait();
     NX_INFO(LAUNCH, "job %s ended: exit status %d", job.job_id.c_str(), exit_code);
     return {exit_code, !remote.stopped_from_outside()};
@@ -275,6 +288,7 @@ int run(JobPlan plan, const std::vector<std::string>& base_env) {
 int main(int argc, char** argv) {
   ensure_standard_fds();
   if (argc == 4 && std::string(argv[1]) == "--janitor") return janitor_main(argv[2], argv[3]);
+  if ((argc == 2 || argc == 3) && std::string(argv[1]) == "--status") return status_main(argc == 3 ? argv[2] : "");
   CliResult cli = parse_command_line(argc, argv);
   if (cli.exit_now) return cli.exit_code;
   if (!cli.plan.agent.empty()) return run_agent(cli.plan);
@@ -285,6 +299,7 @@ int main(int argc, char** argv) {
   if (!cli.plan.port_range.empty()) setenv("NEXAR_PORT_RANGE", cli.plan.port_range.c_str(), 1);
   params::reload();
   log_reload();
+  params::check_environment();
   try {
     return run(cli.plan, base_env);  // unwinds (credentials removed, ranks killed) on every path
   } catch (const std::exception& e) {

@@ -202,6 +202,7 @@ void RemoteJob::on_line(Channel& c, const std::string& line) {
     if (action == FailureLedger::Action::kNothing) return;
     report(what);
     if (action != FailureLedger::Action::kFail) return;
+    if (rendezvous_) rendezvous_->hangs().request("exit: " + what, true, true);  // before the others stop
     status_->job_failed();
     if (!plan_.no_kill) begin_teardown();
   } else if (m.type == "D") {
@@ -234,6 +235,10 @@ void RemoteJob::begin_teardown() {
 
 void RemoteJob::on_signal(int signo) {
   if (signo == SIGCHLD) return;  // agents are watched through their channels
+  if (signo == SIGUSR1 && rendezvous_) {
+    rendezvous_->hangs().request("SIGUSR1 to nexrun", false);
+    return;
+  }
   if (signo == SIGINT || signo == SIGTERM) {
     if (++stop_requests_ > 1) {
       report("stopping the job at once (second stop signal)");
@@ -261,6 +266,7 @@ void RemoteJob::check_deadlines() {
     if (!tearing_down_) {
       timed_out_ = ledger_.status() == 0;
       report(strprintf("job timed out after %g s", plan_.timeout_s));
+      if (rendezvous_) rendezvous_->hangs().request(strprintf("nexrun --timeout %g", plan_.timeout_s), true, true);
       status_->job_failed();
       begin_teardown();
     }
@@ -381,7 +387,7 @@ bool RemoteJob::start(JobEnvironment* job, const std::vector<std::vector<std::st
     return false;
   }
   rendezvous_ = std::make_unique<RendezvousService>();
-  if (Status s = rendezvous_->start(launcher_credential, [this] { return status_->to_json(); }, ip); !s.ok()) {
+  if (Status s = rendezvous_->start(launcher_credential, status_, ip); !s.ok()) {
     report(s.to_string());
     return false;
   }

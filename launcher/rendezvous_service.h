@@ -7,6 +7,8 @@
 #include <string>
 
 #include "core/status.h"
+#include "launcher/hang_collector.h"
+#include "launcher/job_status.h"
 #include "rendezvous/rendezvous.h"
 #include "transport/quic/endpoint.h"
 
@@ -19,18 +21,22 @@ class RendezvousService {
   RendezvousService(const RendezvousService&) = delete;
   RendezvousService& operator=(const RendezvousService&) = delete;
 
-  // status_json is called on the endpoint's progress thread for GET /status.
-  // bind_ip: loopback for one host; for many, an address every host can reach.
-  Status start(const std::string& launcher_credential_file, std::function<std::string()> status_json,
+  // GET /status shows status (read on the endpoint's progress thread), which hang
+  // reports update. bind_ip: loopback for one host; for many, an address every host can reach.
+  Status start(const std::string& launcher_credential_file, JobStatus* status,
                const std::string& bind_ip = "127.0.0.1");
   // "127.0.0.1:port", the value of NEXAR_RENDEZVOUS.
   const std::string& address() const { return address_; }
+  // The job's hang reports (SIGUSR1, --timeout, failures); valid after start().
+  HangCollector& hangs() { return *hangs_; }
   // Closes every connection and stops the progress thread. Idempotent.
   void stop();
 
  private:
   std::unique_ptr<quic::Endpoint> endpoint_;
   std::unique_ptr<rendezvous::Server> server_;
+  std::unique_ptr<HangCollector> hangs_;
+  JobStatus* status_ = nullptr;
   std::string address_;
 };
 

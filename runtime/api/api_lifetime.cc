@@ -18,14 +18,17 @@ NEXAR_API const char* nexar_version(void) { return NEXAR_VERSION_STRING; }
 NEXAR_API nexar_result_t nexar_init(nexar_comm_t* world) {
   if (!world) return finish(nullptr, Status(NEXAR_ERR_INVALID_ARGUMENT, "nexar_init: world is NULL"));
   *world = nullptr;
+  nexar::params::check_environment();
   nexar::params::log_set_params();
   nexar::bootstrap::LaunchInfo info;
   Status st = nexar::bootstrap::read_launch_env(&info);
-  if (!st.ok()) return finish(nullptr, st.with_context("nexar_init"));
-  nexar::log_set_rank(info.rank);
   std::shared_ptr<nexar::bootstrap::World> w;
-  st = nexar::bootstrap::World::create(info, &w);
+  if (st.ok()) {
+    nexar::log_set_rank(info.rank);
+    st = nexar::bootstrap::World::create(info, &w);
+  }
   if (!st.ok()) {
+    // Loud by default (WARN): a rank that cannot start says why even if the program ignores the result.
     NX_WARN(INIT, "nexar_init failed: %s", st.to_string().c_str());
     return finish(nullptr, st.with_context("nexar_init"));
   }

@@ -6,11 +6,20 @@
 #include "core/params.h"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 
 namespace nexar::bootstrap {
+
+namespace {
+// This rank's record for a hang report (the flight recorder's snapshot).
+std::string rank_record(const LaunchInfo& info) {
+  return strprintf(R"({"rank":%d,"world_size":%d,"host":"","pid":%d,"current":"unknown","comms":[]})", info.rank,
+                   info.world_size, static_cast<int>(getpid()));
+}
+}  // namespace
 
 std::chrono::milliseconds connect_timeout() {
   return std::chrono::milliseconds(static_cast<int64_t>(params::get_double("NEXAR_CONNECT_TIMEOUT") * 1000));
@@ -31,6 +40,7 @@ World::World(const LaunchInfo& info) : info_(info) {
 World::~World() {
   // Order matters: the endpoint's thread calls into links, links into the engine; waiters
   // sleep on the shared-memory doorbell until the hub goes.
+  hang_responder_.reset();
   rendezvous_.reset();
   if (progress_) progress_->detach();  // waiters stop polling the endpoint before it goes
   if (endpoint_)  // tests/quic/quic_poll_test.cc reads this line
@@ -57,7 +67,19 @@ Status World::form(std::chrono::milliseconds peer_timeout) {
   if (info_.incarnation > 0 && predecessors_.empty()) NX_RETURN_IF_ERROR(await_rebuild(&replacement));
   std::vector<std::string> addresses;
   NX_RETURN_IF_ERROR(exchange_addresses(&addresses, peer_timeout));
-  return connect_mesh(addresses);
+  NX_RETURN_IF_ERROR(connect_mesh(addresses));
+  start_hang_responder();
+  return Status::Ok();
+}
+
+void World::start_hang_responder() {
+  // Only nexrun collects reports: it keeps dump/next (absent under srun direct launch).
+  std::string next;
+  bool found = false;
+  if (!rendezvous_->get("dump/next", &next, &found, connect_timeout()).ok() || !found) return;
+  const LaunchInfo info = info_;
+  hang_responder_ = std::make_unique<HangResponder>(rendezvous_.get(), info.rank, std::atoll(next.c_str()),
+                                                    [info] { return rank_record(info); });
 }
 
 Status World::reach_rendezvous() {
@@ -244,6 +266,12 @@ Status World::shutdown(p2p::Clock::time_point deadline) {
   return first;
 }
 
+void World::on_comm_broken(const Status& why) {
+  if (!hang_responder_ || (why.code() != NEXAR_ERR_TIMEOUT && why.code() != NEXAR_ERR_PEER_LOST)) return;
+  if (endpoint_->on_progress_thread()) return;  // the thread that would carry the answers
+  hang_responder_->request(strprintf("rank %d: %s", info_.rank, why.to_string().c_str()));
+}
+
 std::shared_ptr<comm::Comm> make_world_comm(const std::shared_ptr<World>& world, double timeout_s) {
   auto info = std::make_shared<comm::WorldInfo>();
   info->engine = &world->engine();
@@ -254,6 +282,8 @@ std::shared_ptr<comm::Comm> make_world_comm(const std::shared_ptr<World>& world,
   info->ft->set_shm(world->shm_hub());
   info->contexts.reserve(0);
   info->contexts.reserve(p2p::kControlContext);
+  World* w = world.get();  // info->owner keeps it alive
+  info->on_broken = [w](const Status& why) { w->on_comm_broken(why); };
   std::vector<int> members(static_cast<size_t>(world->info().world_size));
   for (size_t i = 0; i < members.size(); ++i) members[i] = static_cast<int>(i);
   return std::make_shared<comm::Comm>(info, 0, members, world->info().rank, timeout_s);

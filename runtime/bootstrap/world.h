@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "bootstrap/hang_responder.h"
 #include "bootstrap/launch_env.h"
 #include "bootstrap/peer_gate.h"
 #include "bootstrap/world_progress.h"
@@ -53,6 +54,9 @@ class World {
   bool drop_handle() { return handles_.fetch_sub(1) == 1; }
   // Waits until every peer acknowledged what was sent, then closes the connections.
   Status shutdown(p2p::Clock::time_point deadline);
+  // A communicator broke (comm::WorldInfo::on_broken): a timeout or a lost peer asks
+  // nexrun for a hang report and waits for it, bounded (hang_responder.h).
+  void on_comm_broken(const Status& why);
 
  private:
   explicit World(const LaunchInfo& info);
@@ -69,6 +73,8 @@ class World {
   std::string key(const std::string& name) const;
   Status exchange_addresses(std::vector<std::string>* addresses, std::chrono::milliseconds peer_timeout);
   Status connect_mesh(const std::vector<std::string>& addresses);
+  // Answers nexrun's hang-report rounds from here on (hang_responder.h), when nexrun collects.
+  void start_hang_responder();
   // Shared memory with the ranks on this host (tokens from the rendezvous): true per peer.
   Status start_shm(std::vector<bool>* shm_peer);
   // Rank p shares this rank's host and can share its memory (rendezvous entries).
@@ -91,6 +97,7 @@ class World {
   std::vector<std::unique_ptr<quic_link::QuicLink>> links_;  // index: world rank
   std::unique_ptr<quic::Endpoint> endpoint_;
   std::unique_ptr<rendezvous::Client> rendezvous_;
+  std::unique_ptr<HangResponder> hang_responder_;  // answers nexrun's hang reports
   std::vector<shm::Token> shm_tokens_;  // index: world rank
   std::unique_ptr<shm::ShmHub> shm_;
   std::unique_ptr<WorldProgress> progress_;  // what the engine's waiter polls

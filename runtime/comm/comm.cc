@@ -87,7 +87,15 @@ void Comm::abort(const Status& why) {
     if (broken_.ok() || revoking) broken_ = why;
     is_broken_.store(true, std::memory_order_release);
   }
-  NX_INFO(P2P, "communicator (context %u) unusable: %s", ctx_base_, why.to_string().c_str());
+  // The one place a communicator breaks: printed by default, once (nexar_comm_abort and
+  // nexar_comm_revoke are the callers' own doing: INFO).
+  if (why.code() == NEXAR_ERR_ABORTED || why.code() == NEXAR_ERR_REVOKED) {
+    NX_INFO(P2P, "communicator (context %u) unusable: %s", ctx_base_, why.to_string().c_str());
+  } else {
+    NX_WARN(P2P, "rank %d: communicator (context %u, %d ranks) unusable: %s", world_rank_of(rank_), ctx_base_, size(),
+            why.to_string().c_str());
+    if (world_->on_broken) world_->on_broken(why);
+  }
   // Peers blocked on this rank learn at once instead of waiting for their own timeout.
   engine().abort_context(p2p_context(), why, true);
   engine().abort_context(coll_context(), why, true);

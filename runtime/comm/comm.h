@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -32,6 +33,9 @@ struct WorldInfo {
   ContextRegistry contexts;            // context ids of this process's communicators
   shm::ShmHub* shm = nullptr;          // the ranks on this host, when shared memory is used
   ft::Service* ft = nullptr;           // fault-tolerant agreement (owned by the world)
+  // Runs when a communicator breaks from an error (not nexar_comm_abort), on the thread
+  // that broke it, before the peers are told: asks nexrun for a hang report (bounded).
+  std::function<void(const Status& why)> on_broken;
 };
 
 class Comm {

@@ -42,9 +42,10 @@ uint32_t subsys_bit(const std::string& name) {
 }
 
 void load(LogState& s) {
+  // Warnings and errors are printed unless NEXAR_DEBUG=NONE: a failure must never be silent.
   const std::string lvl = params::get_string("NEXAR_DEBUG");
-  int level = 0;
-  if (strcasecmp(lvl.c_str(), "WARN") == 0) level = 1;
+  int level = 1;
+  if (strcasecmp(lvl.c_str(), "NONE") == 0) level = 0;
   else if (strcasecmp(lvl.c_str(), "INFO") == 0) level = 2;
   else if (strcasecmp(lvl.c_str(), "TRACE") == 0) level = 3;
   s.level = level;

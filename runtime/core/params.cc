@@ -72,10 +72,7 @@ int64_t get_int(const char* name) {
   const Entry& e = lookup(name);
   char* end = nullptr;
   long long v = std::strtoll(e.text.c_str(), &end, 0);
-  if (end == e.text.c_str() || *end != '\0') {
-    NX_WARN(ENV, "%s=%s is not an integer; using the default %s", name, e.text.c_str(), e.def.default_value);
-    return std::strtoll(e.def.default_value, nullptr, 0);
-  }
+  if (end == e.text.c_str() || *end != '\0') return std::strtoll(e.def.default_value, nullptr, 0);
   return v;
 }
 
@@ -83,10 +80,7 @@ double get_double(const char* name) {
   const Entry& e = lookup(name);
   char* end = nullptr;
   double v = std::strtod(e.text.c_str(), &end);
-  if (end == e.text.c_str() || *end != '\0') {
-    NX_WARN(ENV, "%s=%s is not a number; using the default %s", name, e.text.c_str(), e.def.default_value);
-    return std::strtod(e.def.default_value, nullptr);
-  }
+  if (end == e.text.c_str() || *end != '\0') return std::strtod(e.def.default_value, nullptr);
   return v;
 }
 

@@ -1,5 +1,6 @@
 // Typed registry of NEXAR_* parameters (see params_table.h). Values are read from the
-// environment once, on first use; a malformed value is a WARN and the default is used.
+// environment once, on first use; a malformed value reads as the default (and
+// check_environment() warns about it).
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,14 @@ bool is_set(const char* name);
 std::string value_text(const char* name);
 // Log every set parameter under the ENV subsystem (once per process).
 void log_set_params();
+// Warns (NX_WARN, shown by default) about every NEXAR_* variable of the environment that
+// is not a parameter, naming the nearest known name, and every value that does not parse
+// as its parameter's type. Once per process (nexar_init and nexrun call it).
+void check_environment();
+// The warnings check_environment() prints for env ("NAME=value" entries).
+std::vector<std::string> environment_problems(const std::vector<std::string>& env);
+// The known parameter nearest to name (a typo of it), or "" when none is near.
+std::string nearest_name(const std::string& name);
 // Tests only: forget cached values so the next read sees the environment again.
 void reload();
 // Changes whenever reload() runs: code that caches values derived from parameters (hot

@@ -16,6 +16,7 @@
   X(NEXAR_IFACE,            STRING, "",      "Network interface whose address a rank binds and advertises (nexrun --iface)") \
   X(NEXAR_ADDR_CIDR,        STRING, "",      "Bind and advertise the first address inside this range, e.g. 10.1.0.0/16 (nexrun --addr)") \
   X(NEXAR_PORT_RANGE,       STRING, "",      "UDP ports LO-HI every QUIC endpoint binds from, for firewalls (default: ephemeral)") \
+  X(NEXAR_REPORT_TIMEOUT,   DOUBLE, "3",     "Seconds nexrun waits for every rank's record for a hang report; a rank that times out or loses a peer waits up to this (+1 s) for the report before it returns the error (0: no reports)") \
   X(NEXAR_AGENT_TIMEOUT,    DOUBLE, "10",    "Seconds nexrun and its launch agents wait for each other (start check, heartbeats)") \
   X(NEXAR_SLURM_DIR,        STRING, "",      "Shared directory for srun direct launch (default: $HOME/.nexar): job secrets and rendezvous") \
   X(NEXAR_QUIC_PACKET_SIZE, INT,    "65000", "Largest UDP payload QUIC sends (loopback allows 65000)") \

@@ -59,7 +59,7 @@ class ClientImpl : public Client {
     HttpResult res;
     NX_RETURN_IF_ERROR(call(r, timeout, &res));
     if (res.http_status == 204 || res.http_status == 200) return Status::Ok();
-    return unexpected(r, res);
+    return unexpected(address_, r, res);
   }
 
   Status get(const std::string& key, std::string* value, bool* found, milliseconds timeout) override {
@@ -77,27 +77,35 @@ class ClientImpl : public Client {
       *found = false;
       return Status::Ok();
     }
-    return unexpected(r, res);
+    return unexpected(address_, r, res);
   }
 
   Status wait(const std::string& key, std::string* value, milliseconds timeout) override {
-    Request r;
-    r.op = Op::kWait;
-    r.key = key;
-    // The server gives up a little earlier, so that its 404 usually beats our own timer.
-    r.wait = std::max(milliseconds(0), timeout - std::min(timeout / 10, milliseconds(100)));
+    Request r = wait_request(key, timeout);
     HttpResult res;
     NX_RETURN_IF_ERROR(call(r, timeout, &res));
-    if (res.http_status == 200) {
-      *value = std::move(res.body);
-      return Status::Ok();
-    }
-    if (res.http_status == 404) {
-      return Status(NEXAR_ERR_TIMEOUT, strprintf("rendezvous at %s: key '%s' did not appear within %lld ms",
-                                                 address_.c_str(), key.c_str(),
-                                                 static_cast<long long>(timeout.count())));
-    }
-    return unexpected(r, res);
+    return wait_result(address_, r, timeout, std::move(res), value);
+  }
+
+  void wait_async(const std::string& key, milliseconds timeout, AsyncValue done) override {
+    Request r = wait_request(key, timeout);
+    submit(r, [address = address_, r, timeout, done = std::move(done)](HttpResult res) {
+      std::string value;
+      Status st = res.status.ok() ? wait_result(address, r, timeout, std::move(res), &value) : res.status;
+      done(st, value);
+    });
+  }
+
+  void set_async(const std::string& key, const std::string& value, AsyncValue done) override {
+    Request r;
+    r.op = Op::kSet;
+    r.key = key;
+    r.value = value;
+    submit(r, [address = address_, r, done = std::move(done)](HttpResult res) {
+      Status st = res.status;
+      if (st.ok() && res.http_status != 204 && res.http_status != 200) st = unexpected(address, r, res);
+      done(st, std::string());
+    });
   }
 
   Status add(const std::string& key, int64_t delta, int64_t* result, milliseconds timeout) override {
@@ -108,7 +116,7 @@ class ClientImpl : public Client {
     HttpResult res;
     NX_RETURN_IF_ERROR(call(r, timeout, &res));
     if (res.http_status == 200 && parse_int64(trim(res.body), result)) return Status::Ok();
-    return unexpected(r, res);
+    return unexpected(address_, r, res);
   }
 
   Status status(std::string* json, milliseconds timeout) override {
@@ -116,16 +124,40 @@ class ClientImpl : public Client {
     r.op = Op::kStatus;
     HttpResult res;
     NX_RETURN_IF_ERROR(call(r, timeout, &res));
-    if (res.http_status != 200) return unexpected(r, res);
+    if (res.http_status != 200) return unexpected(address_, r, res);
     *json = std::move(res.body);
     return Status::Ok();
   }
 
  private:
-  std::string what(const Request& r) const {
-    std::string s = "rendezvous at " + address_ + ": " + op_name(r.op);
+  static std::string what(const std::string& address, const Request& r) {
+    std::string s = "rendezvous at " + address + ": " + op_name(r.op);
     if (r.op != Op::kStatus) s += " '" + r.key + "'";
     return s;
+  }
+  std::string what(const Request& r) const { return what(address_, r); }
+
+  static Request wait_request(const std::string& key, milliseconds timeout) {
+    Request r;
+    r.op = Op::kWait;
+    r.key = key;
+    // The server gives up a little earlier, so that its 404 usually beats our own timer.
+    r.wait = std::max(milliseconds(0), timeout - std::min(timeout / 10, milliseconds(100)));
+    return r;
+  }
+
+  static Status wait_result(const std::string& address, const Request& r, milliseconds timeout, HttpResult res,
+                            std::string* value) {
+    if (res.http_status == 200) {
+      *value = std::move(res.body);
+      return Status::Ok();
+    }
+    if (res.http_status == 404) {
+      return Status(NEXAR_ERR_TIMEOUT, strprintf("rendezvous at %s: key '%s' did not appear within %lld ms",
+                                                 address.c_str(), r.key.c_str(),
+                                                 static_cast<long long>(timeout.count())));
+    }
+    return unexpected(address, r, res);
   }
 
   Status check(const Request& r) const {
@@ -139,27 +171,37 @@ class ClientImpl : public Client {
   }
 
   // A response the call did not expect: 400 is the server naming a bad argument.
-  Status unexpected(const Request& r, const HttpResult& res) const {
-    if (res.http_status == 400) return Status(NEXAR_ERR_INVALID_ARGUMENT, what(r) + ": " + trim(res.body));
+  static Status unexpected(const std::string& address, const Request& r, const HttpResult& res) {
+    if (res.http_status == 400) return Status(NEXAR_ERR_INVALID_ARGUMENT, what(address, r) + ": " + trim(res.body));
     return Status(NEXAR_ERR_PROTOCOL,
-                  strprintf("%s: unexpected HTTP status %d: %s", what(r).c_str(), res.http_status,
+                  strprintf("%s: unexpected HTTP status %d: %s", what(address, r).c_str(), res.http_status,
                             trim(res.body.substr(0, 200)).c_str()));
+  }
+
+  // Sends r from the progress thread; done runs there (at once with the error when r is
+  // invalid). Returns the request's token, written and read on the progress thread only.
+  std::shared_ptr<uint64_t> submit(const Request& r, H3ClientApp::Completion done) {
+    auto token = std::make_shared<uint64_t>(0);
+    if (Status st = check(r); !st.ok()) {
+      endpoint_->post([st, done = std::move(done)] { done(HttpResult{st, 0, {}}); });
+      return token;
+    }
+    RequestLine line = request_line(r);
+    std::string body = r.op == Op::kSet ? r.value : r.op == Op::kAdd ? std::to_string(r.delta) : std::string();
+    std::shared_ptr<H3ClientApp> app = app_;
+    endpoint_->post([app, token, method = std::string(line.method), path = line.path, body = std::move(body),
+                     done = std::move(done)]() mutable {
+      *token = app->send(std::move(method), std::move(path), std::move(body), std::move(done));
+    });
+    return token;
   }
 
   Status call(const Request& r, milliseconds timeout, HttpResult* out) {
     NX_RETURN_IF_ERROR(check(r));
     if (timeout.count() < 0) return Status(NEXAR_ERR_INVALID_ARGUMENT, what(r) + ": negative timeout");
-    RequestLine line = request_line(r);
-    std::string body = r.op == Op::kSet ? r.value : r.op == Op::kAdd ? std::to_string(r.delta) : std::string();
     auto handoff = std::make_shared<Handoff<HttpResult>>();
-    // The token is written and read on the progress thread only.
-    auto token = std::make_shared<uint64_t>(0);
+    std::shared_ptr<uint64_t> token = submit(r, [handoff](HttpResult res) { handoff->put(std::move(res)); });
     std::shared_ptr<H3ClientApp> app = app_;
-    endpoint_->post([app, handoff, token, method = std::string(line.method), path = line.path,
-                     body = std::move(body)]() mutable {
-      *token = app->send(std::move(method), std::move(path), std::move(body),
-                         [handoff](HttpResult res) { handoff->put(std::move(res)); });
-    });
     if (!handoff->wait_for(timeout)) {
       endpoint_->post([app, token] { app->cancel(*token); });
       return Status(NEXAR_ERR_TIMEOUT, strprintf("%s: no answer within %lld ms", what(r).c_str(),

@@ -25,6 +25,9 @@ class KvStore {
   // Stores value under key and completes every waiter of key (after the store is updated).
   void set(const std::string& key, std::string value);
 
+  // Forgets key (its waiters keep waiting).
+  void erase(const std::string& key) { values_.erase(key); }
+
   // The value of key, or nullptr. Valid until the next change of the store.
   const std::string* get(const std::string& key) const;
 

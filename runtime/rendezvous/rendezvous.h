@@ -21,6 +21,8 @@
 
 namespace nexar::rendezvous {
 
+class Service;
+
 class Server {
  public:
   // Serves on its own endpoint (created by the caller with the launcher's credentials and
@@ -31,6 +33,9 @@ class Server {
   static Status start(quic::Endpoint* endpoint, std::function<std::string()> status_json,
                       std::unique_ptr<Server>* out);
   virtual ~Server() = default;
+  // Runs fn on the progress thread with the service (its store), unless the server or
+  // its endpoint is gone first. Any thread; never blocks.
+  virtual void post(std::function<void(Service&)> fn) = 0;
 };
 
 class Client {
@@ -55,6 +60,14 @@ class Client {
   virtual Status wait(const std::string& key, std::string* value, std::chrono::milliseconds timeout) = 0;
   virtual Status add(const std::string& key, int64_t delta, int64_t* result, std::chrono::milliseconds timeout) = 0;
   virtual Status status(std::string* json, std::chrono::milliseconds timeout) = 0;
+
+  // Non-blocking forms for a library that must not hold a thread (the hang-report
+  // responder): done runs once on the endpoint's progress thread, also after the Client
+  // is destroyed (then with NEXAR_ERR_PEER_LOST), so it may capture only what it owns.
+  // wait_async: ok with the value, NEXAR_ERR_TIMEOUT when the key did not appear in time.
+  using AsyncValue = std::function<void(const Status&, const std::string& value)>;
+  virtual void wait_async(const std::string& key, std::chrono::milliseconds timeout, AsyncValue done) = 0;
+  virtual void set_async(const std::string& key, const std::string& value, AsyncValue done) = 0;
 };
 
 }  // namespace nexar::rendezvous

@@ -130,6 +130,15 @@ class ServerImpl : public Server {
     }
   }
 
+  void post(std::function<void(Service&)> fn) override {
+    std::lock_guard<std::mutex> lock(link_->mu);
+    if (link_->gone) return;
+    std::weak_ptr<ServerCore> weak = core_;
+    link_->endpoint->post([weak, fn = std::move(fn)] {
+      if (auto core = weak.lock(); core && !core->stopping) fn(core->service);
+    });
+  }
+
  private:
   std::shared_ptr<ServerCore> core_;
   std::shared_ptr<EndpointLink> link_;

@@ -33,13 +33,10 @@ KvStore::WaitId Service::handle(const Request& r, Respond respond) {
       return 0;
     }
     case Op::kWait: {
-      auto deadline = Clock::now() + r.wait;
       std::string key = r.key;
-      KvStore::WaitId id = store_.wait(r.key, deadline, [respond, key](bool found, const std::string& value) {
+      return watch(r.key, Clock::now() + r.wait, [respond, key](bool found, const std::string& value) {
         respond(found ? text(200, value) : not_found(key));
       });
-      if (id != 0 && arm_timer_) arm_timer_(deadline);
-      return id;
     }
     case Op::kAdd: {
       int64_t result = 0;
@@ -56,6 +53,12 @@ KvStore::WaitId Service::handle(const Request& r, Respond respond) {
   }
   respond(bad_request("unknown operation"));
   return 0;
+}
+
+KvStore::WaitId Service::watch(const std::string& key, Clock::time_point deadline, KvStore::WaitCallback cb) {
+  KvStore::WaitId id = store_.wait(key, deadline, std::move(cb));
+  if (id != 0 && arm_timer_) arm_timer_(deadline);
+  return id;
 }
 
 void Service::expire(Clock::time_point now) {

@@ -34,6 +34,10 @@ class Service {
   std::string counters_json() const;
 
   const KvStore& store() const { return store_; }
+  // For an owner on the progress thread (nexrun's hang reports): the store, and a wait
+  // whose deadline arms the timer as a client's does.
+  KvStore& store() { return store_; }
+  KvStore::WaitId watch(const std::string& key, Clock::time_point deadline, KvStore::WaitCallback cb);
 
  private:
   KvStore store_;

@@ -62,7 +62,7 @@ TEST_CASE("GET /status with a rank's credential shows the job", "[launcher][rend
   for (int r = 0; r < N; ++r) {
     // Ranks appear in order with the pids they printed.
     const std::string entry = "{\"rank\":" + std::to_string(r) + ",\"pid\":" + std::to_string(pids[r]) +
-                              ",\"state\":\"running\",\"status\":null,\"incarnation\":0}";
+                              ",\"state\":\"running\",\"status\":null,\"incarnation\":0,\"current\":null}";
     CHECK(body.find(entry) != std::string::npos);
   }
   job.signal(SIGTERM);
@@ -82,7 +82,7 @@ TEST_CASE("GET /status shows a failed rank", "[launcher][rendezvous]") {
   CHECK(body.find("\"state\":\"failed\"") != std::string::npos);
   CHECK(body.find("{\"rank\":0,\"pid\":" + std::to_string(pids[0]) + ",\"state\":\"running\"") !=
         std::string::npos);
-  CHECK(body.find("{\"rank\":1,\"pid\":" + std::to_string(pids[1]) + ",\"state\":\"exited\",\"status\":5,\"incarnation\":0}") !=
+  CHECK(body.find("{\"rank\":1,\"pid\":" + std::to_string(pids[1]) + ",\"state\":\"exited\",\"status\":5,\"incarnation\":0,\"current\":null}") !=
         std::string::npos);
   job.signal(SIGTERM);
   Ended e = job.wait(10s);
@@ -102,7 +102,7 @@ TEST_CASE("GET /status shows a replacement's incarnation", "[launcher][rendezvou
   INFO("status: " << body);
   CHECK(body.find("\"restarts\":0,\"replacements\":1") != std::string::npos);
   CHECK(body.find("{\"rank\":1,\"pid\":" + std::to_string(pids[1]) +
-                  ",\"state\":\"exited\",\"status\":5,\"incarnation\":1}") != std::string::npos);
+                  ",\"state\":\"exited\",\"status\":5,\"incarnation\":1,") != std::string::npos);
   CHECK(body.find("{\"rank\":0,\"pid\":") != std::string::npos);
   job.signal(SIGTERM);
   job.wait(10s);

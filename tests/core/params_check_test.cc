@@ -1,0 +1,37 @@
+// The environment check: typos of parameter names and malformed values are named.
+#include <catch2/catch.hpp>
+
+#include "core/params.h"
+
+using nexar::params::environment_problems;
+using nexar::params::nearest_name;
+
+TEST_CASE("a typo of a parameter name names the nearest known one") {
+  CHECK(nearest_name("NEXAR_TIMEOT") == "NEXAR_TIMEOUT");
+  CHECK(nearest_name("NEXAR_DEBUG_SUBSIS") == "NEXAR_DEBUG_SUBSYS");
+  CHECK(nearest_name("NEXAR_COMPLETELY_DIFFERENT_THING") == "");
+  auto p = environment_problems({"NEXAR_IFACES=eth0"});
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "NEXAR_IFACES is not a nexar parameter; did you mean NEXAR_IFACE?");
+  p = environment_problems({"NEXAR_ZZZZZZZZZZZZZZZZ=1"});
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "NEXAR_ZZZZZZZZZZZZZZZZ is not a nexar parameter (nexar-info lists them)");
+}
+
+TEST_CASE("a value that does not parse as its type is named with the default used") {
+  auto p = environment_problems({"NEXAR_TIMEOUT=5s", "NEXAR_EAGER_LIMIT=64k", "NEXAR_SHM_CMA=maybe"});
+  REQUIRE(p.size() == 3);
+  CHECK(p[0] == "NEXAR_TIMEOUT=5s is not a number; the default 300 is used");
+  CHECK(p[1] == "NEXAR_EAGER_LIMIT=64k is not an integer; the default 65536 is used");
+  CHECK(p[2].rfind("NEXAR_SHM_CMA=maybe is not a boolean", 0) == 0);
+}
+
+TEST_CASE("well-formed parameters, other variables and the launcher's own give no warning") {
+  // What nexrun sets for every rank (launcher/rank_env.cc) is in the registry.
+  CHECK(environment_problems({"NEXAR_TIMEOUT=2.5", "NEXAR_EAGER_LIMIT=0x1000", "NEXAR_SHM_CMA=off", "NEXAR_RANK=3",
+                              "NEXAR_WORLD_SIZE=8", "NEXAR_LOCAL_RANK=1", "NEXAR_LOCAL_SIZE=4", "NEXAR_NODE_RANK=0",
+                              "NEXAR_NUM_NODES=2", "NEXAR_JOB_ID=ab12", "NEXAR_RENDEZVOUS=127.0.0.1:5",
+                              "NEXAR_CREDENTIALS=/tmp/x", "NEXAR_DEBUG=INFO", "NEXAR_TEST_BIN_DIR=/b", "PATH=/bin",
+                              "NEXARX=1"})
+            .empty());
+}
