@@ -81,7 +81,7 @@ void HangResponder::stop() {
   state_->client = nullptr;
 }
 
-void HangResponder::request(const std::string& reason) {
+void HangResponder::request(const std::string& reason, bool wait) {
   const double limit_s = params::get_double("NEXAR_REPORT_TIMEOUT");
   if (limit_s <= 0) return;
   const auto bound = milliseconds(static_cast<int64_t>(limit_s * 1000)) + milliseconds(1000);
@@ -96,6 +96,10 @@ void HangResponder::request(const std::string& reason) {
   }
   if (!client) return;
   const std::string key = "dump/" + std::to_string(round);
+  if (!wait) {
+    if (ask) client->set_async(key, reason, [](const Status&, const std::string&) {});
+    return;
+  }
   if (ask && !client->set(key, reason, milliseconds(1000)).ok()) return;
   std::string ignored;
   Status st = client->wait(key + "/done", &ignored, bound);

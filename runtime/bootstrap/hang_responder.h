@@ -29,10 +29,11 @@ class HangResponder {
   void stop();
 
   // The error path (a timeout, a lost peer): asks nexrun for a round, unless this rank
-  // answered one moments ago, and waits until nexrun has printed the report, at most
-  // NEXAR_REPORT_TIMEOUT + 1 s. Returns at once when reports are off
-  // (NEXAR_REPORT_TIMEOUT=0). Blocking: user threads only.
-  void request(const std::string& reason);
+  // answered one moments ago; wait: and waits until nexrun has printed the report, at
+  // most NEXAR_REPORT_TIMEOUT + 1 s, so the other ranks still wait where they hang when
+  // they answer. Returns at once when reports are off (NEXAR_REPORT_TIMEOUT=0). User
+  // threads only.
+  void request(const std::string& reason, bool wait);
 
   struct State;
 

@@ -269,7 +269,11 @@ Status World::shutdown(p2p::Clock::time_point deadline) {
 void World::on_comm_broken(const Status& why) {
   if (!hang_responder_ || (why.code() != NEXAR_ERR_TIMEOUT && why.code() != NEXAR_ERR_PEER_LOST)) return;
   if (endpoint_->on_progress_thread()) return;  // the thread that would carry the answers
-  hang_responder_->request(strprintf("rank %d: %s", info_.rank, why.to_string().c_str()));
+  // A timeout waits for the report: the others still wait where they hang. A lost peer
+  // does not (nexrun itself reports a rank that died, before it stops the others; and a
+  // job that recovers from it must not be held up).
+  hang_responder_->request(strprintf("rank %d: %s", info_.rank, why.to_string().c_str()),
+                           why.code() == NEXAR_ERR_TIMEOUT);
 }
 
 std::shared_ptr<comm::Comm> make_world_comm(const std::shared_ptr<World>& world, double timeout_s) {
