@@ -2,7 +2,8 @@
 //   respawn  the victim kills itself (SIGKILL) after a first allreduce; the survivors see
 //            their barrier fail, rebuild, and the replacement's nexar_init returns the
 //            rebuilt world; every rank then checks it is a full world: size, ranks,
-//            allreduce, split, broadcast, point to point ("after <rank> ok").
+//            allreduce, split, broadcast, point to point ("after <rank> ok"); rebuild of
+//            the split communicator or with a NULL newcomm is refused.
 //   alone    the same death with no replacement coming: rebuild fails with
 //            NEXAR_ERR_PEER_LOST naming the victim within the 2 s timeout ("alone <rank> ok").
 #include <signal.h>
@@ -50,6 +51,10 @@ void check_full_world(nexar_comm_t w, int expect_size, int expect_rank) {
   nexar_comm_t half = nullptr;
   PROBE_OK(nexar_comm_split(w, expect_rank % 2, expect_rank, &half));
   check_allreduce(half);
+  nexar_comm_t none = nullptr;  // the world only; a NULL newcomm is refused too
+  PROBE_CHECK(nexar_comm_rebuild(half, &none) == NEXAR_ERR_INVALID_ARGUMENT && none == nullptr);
+  PROBE_CHECK(std::string(nexar_comm_last_error(half)).find("world only") != std::string::npos);
+  PROBE_CHECK(nexar_comm_rebuild(w, nullptr) == NEXAR_ERR_INVALID_ARGUMENT);
   PROBE_OK(nexar_comm_destroy(half));
   int64_t token = expect_rank == 0 ? 4242 : -1;
   PROBE_OK(nexar_broadcast(&token, 1, NEXAR_INT64, 0, w));
