@@ -3,6 +3,7 @@
 // communicator's collective queue, so blocking and non-blocking ones complete in issue order.
 #include "api/api_state.h"
 #include "collectives/collective.h"
+#include "comm/coll_trace.h"
 #include "comm/comm_coll_context.h"
 #include "device/device_collective.h"
 
@@ -15,8 +16,10 @@ using nexar::coll::CollKind;
 namespace nexar::api {
 
 namespace {
+// A queued collective: recorded as such until it runs.
 comm::CollTaskPtr task_for(const std::shared_ptr<comm::Comm>& c, const CollArgs& args) {
-  return std::make_shared<comm::CollTask>([c, args] { return comm::run_collective(*c, args); });
+  const uint64_t queued = c->recorder().note_queued(comm::coll_facts(args, 0, c->size()));
+  return std::make_shared<comm::CollTask>([c, args, queued] { return comm::run_collective(*c, args, queued); });
 }
 }  // namespace
 

@@ -6,6 +6,8 @@
 #include "core/log.h"
 #include "core/params.h"
 #include "device/device_comm.h"
+#include "trace/flight_recorder.h"
+#include "trace/trace_log.h"
 
 using nexar::Status;
 using nexar::api::check_comm;
@@ -25,6 +27,7 @@ NEXAR_API nexar_result_t nexar_init(nexar_comm_t* world) {
   std::shared_ptr<nexar::bootstrap::World> w;
   if (st.ok()) {
     nexar::log_set_rank(info.rank);
+    nexar::trace::set_process(info.rank, info.world_size);
     st = nexar::bootstrap::World::create(info, &w);
   }
   if (!st.ok()) {
@@ -49,7 +52,12 @@ NEXAR_API nexar_result_t nexar_comm_destroy(nexar_comm_t comm) {
   Status st;
   if (comm->comm->check_usable().ok()) st = nexar::api::barrier_of(comm->comm);
   // The world's last handle (nexar_init's, or a shrink of it) closes the connections.
-  if (comm->world && comm->world->drop_handle() && st.ok()) st = comm->world->shutdown(comm->comm->deadline());
+  const bool last_handle = comm->world && comm->world->drop_handle();
+  if (last_handle && st.ok()) st = comm->world->shutdown(comm->comm->deadline());
+  if (last_handle) {
+    Status t = nexar::trace::write_trace_file();  // NEXAR_TRACE
+    if (!t.ok()) NX_WARN(INIT, "%s", t.to_string().c_str());
+  }
   comm->comm.reset();
   comm->world.reset();
   delete comm;

@@ -10,19 +10,33 @@ using nexar::api::finish;
 
 namespace {
 
+// What the flight recorder keeps of a send or receive.
+nexar::trace::CallFacts p2p_facts(const char* kind, size_t count, nexar_dtype_t dtype, size_t bytes, int peer, int tag) {
+  nexar::trace::CallFacts f;
+  f.kind = kind;
+  f.count = count;
+  f.dtype = dtype;
+  f.bytes = bytes;
+  f.peer = peer;
+  f.tag = tag;
+  return f;
+}
+
 Status start_send(const void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag, nexar_comm_t comm,
-                  nexar::p2p::RequestPtr* out) {
+                  nexar::p2p::RequestPtr* out, nexar::trace::P2pMark* mark) {
   NX_RETURN_IF_ERROR(check_comm(comm));
   size_t bytes;
   NX_RETURN_IF_ERROR(check_buffer(buf, count, dtype, "send buffer", &bytes));
   NX_RETURN_IF_ERROR(check_peer(*comm->comm, peer, false));
   if (tag < 0) return Status(NEXAR_ERR_INVALID_ARGUMENT, nexar::strprintf("send tag %d is negative", tag));
   auto& c = *comm->comm;
-  return nexar::device::isend(c, buf, bytes, peer, tag, out);  // host or CUDA device buffer
+  NX_RETURN_IF_ERROR(nexar::device::isend(c, buf, bytes, peer, tag, out));  // host or CUDA device buffer
+  *mark = c.recorder().begin_p2p(p2p_facts("send", count, dtype, bytes, peer, tag));
+  return Status::Ok();
 }
 
 Status start_recv(void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag, nexar_comm_t comm,
-                  nexar::p2p::RequestPtr* out) {
+                  nexar::p2p::RequestPtr* out, nexar::trace::P2pMark* mark) {
   NX_RETURN_IF_ERROR(check_comm(comm));
   size_t bytes;
   NX_RETURN_IF_ERROR(check_buffer(buf, count, dtype, "receive buffer", &bytes));
@@ -30,17 +44,28 @@ Status start_recv(void* buf, size_t count, nexar_dtype_t dtype, int peer, int ta
   if (tag < 0 && tag != NEXAR_ANY_TAG)
     return Status(NEXAR_ERR_INVALID_ARGUMENT, nexar::strprintf("receive tag %d is neither >= 0 nor NEXAR_ANY_TAG", tag));
   auto& c = *comm->comm;
-  return nexar::device::irecv(c, buf, bytes, peer, tag, out);  // host or CUDA device buffer
+  NX_RETURN_IF_ERROR(nexar::device::irecv(c, buf, bytes, peer, tag, out));  // host or CUDA device buffer
+  *mark = c.recorder().begin_p2p(p2p_facts("recv", count, dtype, bytes, peer, tag));
+  return Status::Ok();
 }
 
-nexar_result_t make_request(nexar_comm_t comm, nexar::p2p::RequestPtr r, nexar_request_t* req) {
-  *req = new nexar_request{comm->comm, std::move(r), nullptr, comm};
+nexar_result_t make_request(nexar_comm_t comm, nexar::p2p::RequestPtr r, const nexar::trace::P2pMark& mark,
+                            nexar_request_t* req) {
+  *req = new nexar_request{comm->comm, std::move(r), nullptr, comm, mark};
   return NEXAR_SUCCESS;
+}
+
+// Waits for a send or receive (recorded as waiting on its peer, then ended).
+Status wait_p2p(nexar::comm::Comm& c, const nexar::p2p::RequestPtr& r, const nexar::trace::P2pMark& mark, int peer) {
+  c.recorder().p2p_wait_begin(mark, peer == NEXAR_ANY_SOURCE ? -2 : peer);
+  Status st = nexar::device::wait(c, r);  // finishes device staging
+  c.recorder().end_p2p(mark, st);
+  return st;
 }
 
 // Waits for a request without freeing it.
 Status wait_request(nexar_request_t req) {
-  if (req->p2p) return nexar::device::wait(*req->comm, req->p2p);  // finishes device staging
+  if (req->p2p) return wait_p2p(*req->comm, req->p2p, req->mark, req->mark.peer);
   return req->comm->fail(req->coll->wait_until(req->comm->deadline()));
 }
 
@@ -53,16 +78,18 @@ extern "C" {
 NEXAR_API nexar_result_t nexar_send(const void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag,
                                     nexar_comm_t comm) {
   nexar::p2p::RequestPtr r;
-  Status st = start_send(buf, count, dtype, peer, tag, comm, &r);
-  if (st.ok()) st = nexar::device::wait(*comm->comm, r);  // finishes device staging
+  nexar::trace::P2pMark mark;
+  Status st = start_send(buf, count, dtype, peer, tag, comm, &r, &mark);
+  if (st.ok()) st = wait_p2p(*comm->comm, r, mark, peer);
   return finish(comm, st);
 }
 
 NEXAR_API nexar_result_t nexar_recv(void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag,
                                     nexar_comm_t comm) {
   nexar::p2p::RequestPtr r;
-  Status st = start_recv(buf, count, dtype, peer, tag, comm, &r);
-  if (st.ok()) st = nexar::device::wait(*comm->comm, r);  // finishes device staging
+  nexar::trace::P2pMark mark;
+  Status st = start_recv(buf, count, dtype, peer, tag, comm, &r, &mark);
+  if (st.ok()) st = wait_p2p(*comm->comm, r, mark, peer);
   return finish(comm, st);
 }
 
@@ -71,9 +98,10 @@ NEXAR_API nexar_result_t nexar_isend(const void* buf, size_t count, nexar_dtype_
   if (!req) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, "request pointer is NULL"));
   *req = nullptr;
   nexar::p2p::RequestPtr r;
-  Status st = start_send(buf, count, dtype, peer, tag, comm, &r);
+  nexar::trace::P2pMark mark;
+  Status st = start_send(buf, count, dtype, peer, tag, comm, &r, &mark);
   if (!st.ok()) return finish(comm, st);
-  return make_request(comm, std::move(r), req);
+  return make_request(comm, std::move(r), mark, req);
 }
 
 NEXAR_API nexar_result_t nexar_irecv(void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag,
@@ -81,9 +109,10 @@ NEXAR_API nexar_result_t nexar_irecv(void* buf, size_t count, nexar_dtype_t dtyp
   if (!req) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, "request pointer is NULL"));
   *req = nullptr;
   nexar::p2p::RequestPtr r;
-  Status st = start_recv(buf, count, dtype, peer, tag, comm, &r);
+  nexar::trace::P2pMark mark;
+  Status st = start_recv(buf, count, dtype, peer, tag, comm, &r, &mark);
   if (!st.ok()) return finish(comm, st);
-  return make_request(comm, std::move(r), req);
+  return make_request(comm, std::move(r), mark, req);
 }
 
 NEXAR_API nexar_result_t nexar_wait(nexar_request_t req) {

@@ -20,6 +20,7 @@ struct nexar_request {
   nexar::p2p::RequestPtr p2p;       // a send or receive, or
   nexar::comm::CollTaskPtr coll;    // a collective
   nexar_comm_t handle = nullptr;    // where a failure's detail is also recorded
+  nexar::trace::P2pMark mark;       // a send or receive's flight record
 };
 
 namespace nexar::api {

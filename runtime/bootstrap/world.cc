@@ -4,6 +4,7 @@
 #include "bootstrap/host_identity.h"
 #include "core/log.h"
 #include "core/params.h"
+#include "trace/flight_recorder.h"
 
 #include <sched.h>
 #include <unistd.h>
@@ -12,14 +13,6 @@
 #include <cstdlib>
 
 namespace nexar::bootstrap {
-
-namespace {
-// This rank's record for a hang report (the flight recorder's snapshot).
-std::string rank_record(const LaunchInfo& info) {
-  return strprintf(R"({"rank":%d,"world_size":%d,"host":"","pid":%d,"current":"unknown","comms":[]})", info.rank,
-                   info.world_size, static_cast<int>(getpid()));
-}
-}  // namespace
 
 std::chrono::milliseconds connect_timeout() {
   return std::chrono::milliseconds(static_cast<int64_t>(params::get_double("NEXAR_CONNECT_TIMEOUT") * 1000));
@@ -77,9 +70,9 @@ void World::start_hang_responder() {
   std::string next;
   bool found = false;
   if (!rendezvous_->get("dump/next", &next, &found, connect_timeout()).ok() || !found) return;
-  const LaunchInfo info = info_;
-  hang_responder_ = std::make_unique<HangResponder>(rendezvous_.get(), info.rank, std::atoll(next.c_str()),
-                                                    [info] { return rank_record(info); });
+  // This rank's record: the flight recorder's snapshot (trace/flight_recorder.h).
+  hang_responder_ = std::make_unique<HangResponder>(rendezvous_.get(), info_.rank, std::atoll(next.c_str()),
+                                                    [] { return trace::snapshot_json(); });
 }
 
 Status World::reach_rendezvous() {

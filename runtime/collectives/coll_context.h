@@ -38,6 +38,8 @@ class CollContext {
   // The communicator's shared-memory slots (shm_slots.h), nullptr where it has none.
   // Must be non-null on every rank or on none.
   virtual ShmSlots* shm_slots() { return nullptr; }
+  // Told the algorithm chosen for the running collective (a static name), for its record.
+  virtual void note_algorithm(const char* /*name*/) {}
 
   virtual Status isend(int peer, int tag, const void* buf, size_t bytes, Pending* out) = 0;
   // Receives exactly `bytes` bytes (a different length is NEXAR_ERR_MISMATCH).

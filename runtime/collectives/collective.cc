@@ -55,6 +55,7 @@ Status run_collective(CollContext& ctx, const CollArgs& args) {
   Choice c;
   NX_RETURN_IF_ERROR(select_algorithm(args, p, t, &c, caps));
   log_choice(args, p, t, c);
+  ctx.note_algorithm(c.algo->name);
   Status st = c.algo->hears_all || p == 1 ? Status::Ok() : agreement_round(ctx);
   if (st.ok()) st = c.algo->run(ctx, args);
   if (!st.ok()) return st.with_context(strprintf("%s (%s)", coll_kind_name(args.kind), c.algo->name));

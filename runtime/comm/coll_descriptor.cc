@@ -3,7 +3,6 @@
 #include "core/dtype.h"
 
 namespace nexar::comm {
-namespace {
 
 using coll::CollKind;
 
@@ -15,6 +14,8 @@ bool uses_root(CollKind k) {
   return k == CollKind::BROADCAST || k == CollKind::REDUCE || k == CollKind::GATHER || k == CollKind::SCATTER;
 }
 bool uses_data(CollKind k) { return k != CollKind::BARRIER; }
+
+namespace {
 
 std::string describe(uint64_t d) {
   auto kind = static_cast<CollKind>(d >> 59);

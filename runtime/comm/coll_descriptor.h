@@ -12,6 +12,11 @@
 
 namespace nexar::comm {
 
+// Whether a kind takes an op, a root, data (count and dtype).
+bool uses_op(coll::CollKind k);
+bool uses_root(coll::CollKind k);
+bool uses_data(coll::CollKind k);
+
 uint64_t pack_descriptor(const coll::CollArgs& args);
 // "world rank 2 called broadcast(count 8, float32, root 1) where world rank 0 called
 //  allreduce(count 8, float32, sum)"

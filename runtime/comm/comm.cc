@@ -19,7 +19,8 @@ Comm::Comm(std::shared_ptr<WorldInfo> world, uint32_t ctx_base, std::vector<int>
       ctx_base_(ctx_base),
       members_(std::move(members)),
       rank_(my_rank),
-      timeout_s_(timeout_s) {
+      timeout_s_(timeout_s),
+      recorder_(ctx_base, members_, my_rank) {
   world_to_comm_.assign(static_cast<size_t>(world_->engine->size()), -1);
   for (size_t i = 0; i < members_.size(); ++i) world_to_comm_[static_cast<size_t>(members_[i])] = static_cast<int>(i);
   // Local rank: position among the members that share this rank's host identity.

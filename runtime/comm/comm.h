@@ -14,6 +14,7 @@
 #include "comm/context_registry.h"
 #include "comm/slot_area.h"
 #include "p2p/engine.h"
+#include "trace/comm_recorder.h"
 
 namespace nexar::shm {
 class ShmHub;
@@ -89,6 +90,8 @@ class Comm {
   // A shrunk communicator takes over its revoked parent's area (before its first use).
   void set_slot_area(std::unique_ptr<SlotArea> a) { slots_ = std::move(a); }
   CollQueue& collectives() { return colls_; }
+  // The flight recorder of this communicator's calls (trace/comm_recorder.h).
+  trace::CommRecorder& recorder() { return recorder_; }
   // The sequence number of the next collective (every rank runs them in the same order).
   // Only the thread holding the collective queue calls it (its claim orders the calls),
   // so a load and a store do: no read-modify-write.
@@ -123,6 +126,7 @@ class Comm {
   std::atomic<uint32_t> children_{0};
   std::atomic<uint32_t> shrinks_{0};
   std::unique_ptr<SlotArea> slots_;
+  trace::CommRecorder recorder_;  // outlives colls_ (whose worker may still record)
   CollQueue colls_;
 };
 

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "comm/coll_descriptor.h"
+#include "comm/coll_trace.h"
 
 namespace nexar::comm {
 
@@ -72,7 +73,14 @@ Status CommCollContext::wait(coll::Pending* p) {
   if (!req) return Status(NEXAR_ERR_INTERNAL, "wait on a transfer that never started");
   p->impl = nullptr;
   const p2p::Request& r = **req;
+  int64_t t0 = 0;
+  int waited = -1;  // recorded: the comm rank this wait blocks on
+  if (rec_ && !(*req)->is_done()) {
+    waited = comm_.comm_rank_of_world(r.kind == p2p::Request::Kind::SEND ? r.peer : r.src_filter);
+    wait_begin(waited, &t0);
+  }
   Status st = comm_.wait(*req, deadline());
+  if (waited != -1) wait_end(waited, t0);
   if (st.code() == NEXAR_ERR_INVALID_ARGUMENT) {  // longer than expected: ranks disagree
     st = comm_.fail(Status(NEXAR_ERR_MISMATCH, "collective data longer than expected: " + st.message()));
   } else if (st.ok() && r.kind == p2p::Request::Kind::RECV && r.bytes != r.capacity) {
@@ -102,11 +110,15 @@ coll::ShmSlots* CommCollContext::shm_slots() {
   return &*slots_view_;
 }
 
-Status run_collective(Comm& comm, const coll::CollArgs& args) {
+Status run_collective(Comm& comm, const coll::CollArgs& args, uint64_t queued_id) {
   NX_RETURN_IF_ERROR(comm.check_usable());
   const uint32_t seq = comm.next_collective_seq();
   CommCollContext ctx(comm, seq, pack_descriptor(args));
-  return comm.fail(coll::run_collective(ctx, args));
+  trace::CallRecord* rec = comm.recorder().begin_collective(coll_facts(args, seq, comm.size()), queued_id);
+  ctx.set_record(rec);
+  Status st = comm.fail(coll::run_collective(ctx, args));
+  comm.recorder().end(rec, st);
+  return st;
 }
 
 }  // namespace nexar::comm

@@ -30,6 +30,12 @@ class CommCollContext final : public coll::CollContext {
   Status irecv(int peer, int tag, void* buf, size_t bytes, coll::Pending* out) override;
   Status wait(coll::Pending* p) override;
   coll::ShmSlots* shm_slots() override;
+  // The flight recorder's entry of this collective (nullptr when it is off) and its hooks:
+  // the algorithm, and the comm rank a wait blocks on (t0: its start, when traced).
+  void set_record(trace::CallRecord* r) { rec_ = r; }
+  void note_algorithm(const char* name) override { trace::CommRecorder::set_algo(rec_, name); }
+  void wait_begin(int peer, int64_t* t0) { comm_.recorder().wait_begin(rec_, peer, t0); }
+  void wait_end(int peer, int64_t t0) { comm_.recorder().wait_end(rec_, peer, t0); }
   // Announces this collective (sequence, descriptor) to the engine, once: before the
   // first transfer, or when a slot wait is slow (CommSlots), so a peer that runs another
   // collective over messages is still NEXAR_ERR_MISMATCH. A slot collective that ends
@@ -55,6 +61,7 @@ class CommCollContext final : public coll::CollContext {
   p2p::Clock::time_point deadline_{};
   bool has_deadline_ = false;
   bool engine_told_ = false;
+  trace::CallRecord* rec_ = nullptr;
   bool tracked_ = false;  // a transfer ever used slots_ (else the destructor skips them)
   std::optional<CommSlots> slots_view_;  // made on first use
   // Transfers started and not yet waited for: an algorithm that fails returns at once, so
@@ -68,6 +75,8 @@ class CommCollContext final : public coll::CollContext {
 
 // Runs one collective on comm: validates nothing (the API did), numbers it, announces its
 // descriptor to the engine (when it uses messages), selects and runs the algorithm. Fatal errors break comm.
-Status run_collective(Comm& comm, const coll::CollArgs& args);
+// It is recorded in comm's flight recorder; queued_id: its entry while it was queued
+// (CommRecorder::note_queued), 0 if none.
+Status run_collective(Comm& comm, const coll::CollArgs& args, uint64_t queued_id = 0);
 
 }  // namespace nexar::comm

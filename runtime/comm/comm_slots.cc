@@ -157,6 +157,9 @@ Status CommSlots::wait(coll::SlotField field, uint64_t seq, int r) {
   }
   ring_owed();  // before this rank may sleep
   const auto slow_start = p2p::Clock::now();
+  const int waited = next;  // recorded while this wait lasts
+  int64_t t0 = 0;
+  ctx_.wait_begin(waited, &t0);
   Status stop;
   int64_t last_tick = coarse_tick();
   const auto done = [&] {
@@ -174,6 +177,7 @@ Status CommSlots::wait(coll::SlotField field, uint64_t seq, int r) {
     return false;
   };
   const bool ok = comm_.engine().waiter().wait(done, ctx_.deadline());
+  ctx_.wait_end(waited, t0);
   if (!stop.ok()) return stop;
   if (ok) {
     if (a_.spin_first && p2p::Clock::now() - slow_start < kLate) a_.long_spin = true;

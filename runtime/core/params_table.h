@@ -42,6 +42,8 @@
   X(NEXAR_JOB_ID,           STRING, "",      "Unique job id (set by nexrun)") \
   X(NEXAR_RENDEZVOUS,       STRING, "",      "host:port of the job's rendezvous service (set by nexrun)") \
   X(NEXAR_RESTART_COUNT,    INT,    "0",     "0 in a rank's first process; k in its k-th replacement (nexrun --respawn) or the job's k-th gang restart (--max-restarts) (set by nexrun)") \
+  X(NEXAR_TRACE_BUFFER,     INT,    "2000",  "Flight recorder: calls kept per communicator and kind (collectives, point to point); 0 turns it off") \
+  X(NEXAR_TRACE,            STRING, "",      "Directory where each rank writes a Chrome/Perfetto trace of its calls (nexar-trace-rank<R>.json) when its world ends") \
   X(NEXAR_ALGO,             STRING, "",      "Force collective algorithms: collective:algorithm list, e.g. allreduce:ring,broadcast:binomial (nexar-info lists them)") \
   X(NEXAR_COST_LATENCY_US,  DOUBLE, "60",    "Cost model: microseconds per message over the network (collective algorithm choice; measured on QUIC loopback)") \
   X(NEXAR_COST_BANDWIDTH_GBPS, DOUBLE, "1.9", "Cost model: network bandwidth per rank, GB/s (measured on QUIC loopback)") \

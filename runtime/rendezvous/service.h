@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "core/json_escape.h"
 #include "rendezvous/kv_store.h"
 #include "rendezvous/request.h"
 
@@ -47,7 +48,6 @@ class Service {
   int64_t requests_ = 0;
 };
 
-// Escapes s for use inside a JSON string (quotes not included).
-std::string json_escape(const std::string& s);
+using nexar::json_escape;  // core/json_escape.h
 
 }  // namespace nexar::rendezvous

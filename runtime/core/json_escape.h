@@ -1,0 +1,11 @@
+// JSON string escaping, shared by every JSON writer (rendezvous status, flight records).
+#pragma once
+
+#include <string>
+
+namespace nexar {
+
+// s with JSON string escapes (quotes not included).
+std::string json_escape(const std::string& s);
+
+}  // namespace nexar

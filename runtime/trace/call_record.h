@@ -1,0 +1,57 @@
+// One call in a flight recorder: a fixed-size entry of a ring, written by the thread that
+// runs the call with relaxed stores (no lock, no allocation) and read at any time by a
+// snapshot. `version` says which call of the ring the entry holds: 2 * pos + 2 once the
+// call at ring position pos started in it, odd while it is being (re)started; a reader
+// drops a copy when the version is not the one it expects or changed while it copied.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace nexar::trace {
+
+enum class CallState : uint8_t { kQueued, kRunning, kDone, kFailed };
+const char* call_state_name(CallState s);
+
+// What a snapshot or a trace sees of a call (a plain copy of a CallRecord).
+struct CallFacts {
+  uint64_t seq = 0;
+  const char* kind = "";  // a static name: "allreduce", "send", ...
+  const char* algo = "";  // a static name, "" until chosen
+  uint64_t count = 0;
+  uint64_t bytes = 0;
+  int dtype = -1, op = -1;  // nexar_dtype_t / nexar_op_t, -1 where the kind has none
+  int root = -1, peer = -1, tag = -1;
+  int waiting_on = -1;  // comm rank this call blocks on, -1 when none (or any source: -2)
+  CallState state = CallState::kQueued;
+  int64_t t_queued_ns = 0, t_start_ns = 0, t_end_ns = 0;  // epoch; 0: not yet
+};
+
+// Calls of at least this many bytes always read the clock at their end.
+constexpr uint64_t kTimedEndBytes = 65536;
+
+struct CallRecord {
+  std::atomic<uint64_t> version{0};
+  std::atomic<uint64_t> seq{0};
+  std::atomic<const char*> kind{""};
+  std::atomic<const char*> algo{""};
+  std::atomic<uint64_t> count{0};
+  std::atomic<uint64_t> bytes{0};
+  std::atomic<int64_t> t_queued_ns{0}, t_start_ns{0}, t_end_ns{0};
+  std::atomic<int32_t> dtype{-1}, op{-1}, root{-1}, peer{-1}, tag{-1}, waiting_on{-1};
+  std::atomic<CallState> state{CallState::kDone};
+  // The call blocked (a wait went past its spin) or moves enough bytes to last: its end
+  // time is read from the clock. Otherwise it ended within the coarse clock's resolution
+  // of its start, which then stands for its end (one clock read per call, not two).
+  std::atomic<bool> timed_end{false};
+
+  // Starts the call at ring position pos in this entry (the writer owns it: no other
+  // writer touches it now). Returns its version, which later updates may check.
+  uint64_t begin(const CallFacts& f, uint64_t pos);
+  // Copies the entry if it holds the call at ring position pos (and was not reused meanwhile).
+  bool load(CallFacts* out, uint64_t pos) const;
+  // The ring position of the call the entry holds (or last held).
+  uint64_t pos() const { return (version.load(std::memory_order_relaxed) - 1) / 2; }
+};
+
+}  // namespace nexar::trace

@@ -1,0 +1,139 @@
+// A communicator's flight recorder, always on: the last NEXAR_TRACE_BUFFER collectives and
+// the last NEXAR_TRACE_BUFFER point-to-point calls, each in a ring of CallRecords.
+//
+// Collectives are recorded by the thread that runs them (the one holding the
+// communicator's collective queue, so one writer at a time: a load and a store advance
+// the ring, no read-modify-write, no lock, no allocation); a collective queued behind
+// others (non-blocking) waits in a short locked list until it runs. Point-to-point calls
+// come from any thread and claim their entry with one fetch_add. Updates are relaxed
+// stores to the call's own entry; strings are made only by a snapshot.
+// NEXAR_TRACE_BUFFER=0 turns the recorder off: every hook is then one null check.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "trace/call_record.h"
+#include "trace/trace_clock.h"
+
+namespace nexar::trace {
+
+class JsonOut;
+
+// Where a point-to-point call's record is: its entry and the version it started with.
+struct P2pMark {
+  CallRecord* entry = nullptr;
+  uint64_t version = 0;
+  int peer = -1;  // comm rank, or NEXAR_ANY_SOURCE
+};
+
+class CommRecorder {
+ public:
+  // ctx: the communicator's context id; members: world ranks in comm rank order.
+  CommRecorder(uint32_t ctx, std::vector<int> members, int rank);
+  ~CommRecorder();
+  CommRecorder(const CommRecorder&) = delete;
+  CommRecorder& operator=(const CommRecorder&) = delete;
+
+  uint32_t ctx() const { return ctx_; }
+
+  // --- collectives (the thread holding the collective queue)
+  // Records a collective issued behind others; its id goes to begin_collective.
+  uint64_t note_queued(const CallFacts& f);
+  // Starts f (its seq set) as running; nullptr when the recorder is off.
+  CallRecord* begin_collective(CallFacts f, uint64_t queued_id = 0) {
+    if (!coll_) return nullptr;
+    if (queued_id != 0) f.t_queued_ns = take_queued(queued_id);
+    f.state = CallState::kRunning;
+    f.t_start_ns = epoch_ns(precise_);
+    const uint64_t h = coll_head_.load(std::memory_order_relaxed);
+    CallRecord* e = &coll_[h % n_];
+    e->begin(f, h);
+    coll_head_.store(h + 1, std::memory_order_release);
+    return e;
+  }
+  // The algorithm chosen for e (a static name).
+  static void set_algo(CallRecord* e, const char* name) {
+    if (e) e->algo.store(name, std::memory_order_relaxed);
+  }
+  // e blocks on comm rank peer (-1: no longer blocks). Traced waits also take the time.
+  void wait_begin(CallRecord* e, int peer, int64_t* t0) {
+    if (!e) return;
+    e->waiting_on.store(peer, std::memory_order_relaxed);
+    e->timed_end.store(true, std::memory_order_relaxed);
+    if (tracing_) *t0 = epoch_ns(true);
+  }
+  void wait_end(CallRecord* e, int peer, int64_t t0) {
+    if (!e) return;
+    e->waiting_on.store(-1, std::memory_order_relaxed);
+    if (tracing_) emit_wait(e, peer, t0);
+  }
+  // Ends e with st (done, or failed with st's text).
+  void end(CallRecord* e, const Status& st) {
+    if (!e) return;
+    const bool timed = precise_ || e->timed_end.load(std::memory_order_relaxed) || !st.ok();
+    e->t_end_ns.store(timed ? epoch_ns(precise_) : e->t_start_ns.load(std::memory_order_relaxed),
+                      std::memory_order_relaxed);
+    if (!st.ok()) note_error(e, st);
+    e->state.store(st.ok() ? CallState::kDone : CallState::kFailed, std::memory_order_release);
+    if (tracing_) emit_call(e);
+  }
+
+  // --- point to point (any thread)
+  // f.kind is "send" or "recv"; its seq is numbered per kind here.
+  P2pMark begin_p2p(CallFacts f);
+  void p2p_wait_begin(const P2pMark& m, int peer) {
+    if (m.entry && m.entry->version.load(std::memory_order_relaxed) == m.version)
+      m.entry->waiting_on.store(peer, std::memory_order_relaxed);
+  }
+  void end_p2p(const P2pMark& m, const Status& st);
+
+  // {"ctx":..,"rank":..,"size":..,"members":[..],"calls":[..]}
+  void snapshot(JsonOut& out) const;
+  // The calls not yet ended (running or queued), oldest first, as "allreduce #7" texts.
+  void describe_active(std::vector<std::pair<int64_t, std::string>>* out) const;
+
+ private:
+  int64_t take_queued(uint64_t id);
+  void note_error(const CallRecord* e, const Status& st);
+  std::string error_of(const CallRecord* e, uint64_t version) const;
+  void emit_call(const CallRecord* e) const;
+  void emit_wait(const CallRecord* e, int peer, int64_t t0) const;
+  void write_call(JsonOut& out, const CallFacts& f, const std::string& error) const;
+  // The entries of a ring, oldest first (ring: coll_ or p2p_).
+  void load_ring(const CallRecord* ring, uint64_t head, std::vector<std::pair<const CallRecord*, CallFacts>>* out) const;
+
+  struct RingFree {
+    void operator()(CallRecord* p) const;
+  };
+  struct Queued {
+    uint64_t id;
+    CallFacts facts;
+  };
+  struct ErrorText {
+    const CallRecord* entry;
+    uint64_t version;
+    std::string text;
+  };
+
+  const uint32_t ctx_;
+  const std::vector<int> members_;
+  const int rank_;
+  const uint64_t n_;  // entries per ring; 0: off
+  const bool precise_, tracing_;
+  std::unique_ptr<CallRecord[], RingFree> coll_, p2p_;
+  std::atomic<uint64_t> coll_head_{0}, p2p_head_{0};
+  std::atomic<uint64_t> sends_{0}, recvs_{0};
+  mutable std::mutex mu_;  // the queued list and the error texts
+  std::deque<Queued> queued_;
+  uint64_t next_queued_id_ = 1;
+  std::deque<ErrorText> errors_;
+};
+
+}  // namespace nexar::trace
