@@ -37,6 +37,12 @@ nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args, nexar_r
     *req = nullptr;
   }
   Status st = check_comm(comm);
+  if (!st.ok() && comm && comm->comm) {
+    // A broken communicator: the call still goes through its queue, which records it as
+    // failed at once (a hang report then sees the rank reached it).
+    comm::Comm* c = comm->comm.get();
+    (void)c->collectives().run_blocking_fn([c, args] { return comm::run_collective(*c, args); });
+  }
   if (st.ok()) st = coll::validate_collective_args(args, comm->comm->rank(), comm->comm->size());
   comm::CollTaskPtr task;
   if (st.ok()) st = device::device_collective_task(comm->comm, args, &task);  // device buffers (CUDA)

@@ -111,12 +111,17 @@ coll::ShmSlots* CommCollContext::shm_slots() {
 }
 
 Status run_collective(Comm& comm, const coll::CollArgs& args, uint64_t queued_id) {
-  NX_RETURN_IF_ERROR(comm.check_usable());
+  // A call on a broken communicator is recorded too (failed at once, with its number).
+  Status st = comm.check_usable();
   const uint32_t seq = comm.next_collective_seq();
-  CommCollContext ctx(comm, seq, pack_descriptor(args));
   trace::CallRecord* rec = comm.recorder().begin_collective(coll_facts(args, seq, comm.size()), queued_id);
+  if (!st.ok()) {
+    comm.recorder().end(rec, st);
+    return st;
+  }
+  CommCollContext ctx(comm, seq, pack_descriptor(args));
   ctx.set_record(rec);
-  Status st = comm.fail(coll::run_collective(ctx, args));
+  st = comm.fail(coll::run_collective(ctx, args));
   comm.recorder().end(rec, st);
   return st;
 }
