@@ -70,13 +70,13 @@ class Parser {
     if (pos_ < s_.size() && s_[pos_] == '}') return ++pos_, true;
     for (;;) {
       skip_space();
-      std::pair<std::string, JsonValue> member;
+      JsonMember member;
       if (pos_ >= s_.size() || s_[pos_] != '"') return fail("expected a member name");
-      if (!string(&member.first)) return false;
+      if (!string(&member.name)) return false;
       skip_space();
       if (pos_ >= s_.size() || s_[pos_] != ':') return fail("expected ':'");
       ++pos_;
-      if (!value(&member.second, depth + 1)) return false;
+      if (!value(&member.value, depth + 1)) return false;
       v->object.push_back(std::move(member));
       skip_space();
       if (pos_ < s_.size() && s_[pos_] == ',') {
@@ -164,8 +164,8 @@ class Parser {
 
 const JsonValue& JsonValue::operator[](const std::string& key) const {
   static const JsonValue null;
-  for (const auto& [name, v] : object)
-    if (name == key) return v;
+  for (const JsonMember& m : object)
+    if (m.name == key) return m.value;
   return null;
 }
 

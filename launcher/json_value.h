@@ -5,10 +5,11 @@
 
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace nexar::launcher {
+
+struct JsonMember;
 
 struct JsonValue {
   enum class Kind { NUL, BOOL, NUMBER, STRING, ARRAY, OBJECT } kind = Kind::NUL;
@@ -16,7 +17,7 @@ struct JsonValue {
   double number = 0;
   std::string string;
   std::vector<JsonValue> array;
-  std::vector<std::pair<std::string, JsonValue>> object;
+  std::vector<JsonMember> object;  // in document order
 
   // The member named key; a null value when absent or this is not an object.
   const JsonValue& operator[](const std::string& key) const;
@@ -25,6 +26,11 @@ struct JsonValue {
   int64_t integer(int64_t fallback = -1) const;
   // The string, or fallback when this is not a string.
   std::string text(const std::string& fallback = "") const;
+};
+
+struct JsonMember {
+  std::string name;
+  JsonValue value;
 };
 
 // Parses a whole document. False with *error ("offset N: what") when text is not JSON.
