@@ -32,13 +32,6 @@ std::string report_of(const std::string& err) {
   return err.substr(at, end - at);
 }
 
-// Until the flight recorder is linked in, records say "now unknown" and carry no calls.
-bool recorder_in(const std::string& report) {
-  if (report.find("now unknown") == std::string::npos) return true;
-  WARN("no flight recorder in the records: the culprit is not checked");
-  return false;
-}
-
 }  // namespace
 
 TEST_CASE("a rank sleeping before an allreduce is named by the report at np 8", "[hang]") {
@@ -49,10 +42,10 @@ TEST_CASE("a rank sleeping before an allreduce is named by the report at np 8", 
   CHECK(e.exit_code == 3);  // the first rank that returned the timeout
   const std::string report = report_of(err);
   std::printf("np 8, rank 3 sleeps, NEXAR_TIMEOUT=3 (%.1f s):\n%s", e.seconds, report.c_str());
-  if (recorder_in(report))
-    CHECK(line_with(err, "nexrun: hang report:") ==
-          "nexrun: hang report: ranks 0-2,4-7 wait in allreduce #6 on comm 0x0 (world); rank 3 never entered it "
-          "(last completed: allreduce #5; now: outside nexar)");
+  CHECK(line_with(err, "nexrun: hang report:") ==
+        "nexrun: hang report: ranks 0-2,4-7 wait in allreduce #6 on comm 0x0 (world); rank 3 never entered it "
+        "(last completed: allreduce #5; now: outside nexar)");
+  CHECK(line_with(report, "nexrun:   rank 5 (").find("in allreduce #6 ") != std::string::npos);
   CHECK(count_of(err, "nexrun: hang report:") == 1);  // one report, though seven ranks timed out
   for (int r = 0; r < 8; ++r) CHECK(report.find("nexrun:   rank " + std::to_string(r) + " (") != std::string::npos);
   // The error that broke the communicator is printed without NEXAR_DEBUG.
@@ -74,12 +67,10 @@ TEST_CASE("nexrun --status and SIGUSR1 report a rank stuck in its own code, and 
   CHECK(st.exit_code == 0);
   std::printf("nexrun --status while rank 1 sleeps:\n%s", out.c_str());
   CHECK(out.find(": running, 4 rank(s)\n") != std::string::npos);
-  CHECK(out.find("nexrun: hang report: ") != std::string::npos);
-  if (recorder_in(out)) {
-    CHECK(line_with(out, "nexrun:   rank 1 (pid ").find("running): outside nexar") != std::string::npos);
-    CHECK(line_with(out, "nexrun:   rank 0 (pid ").find("running): allreduce #6") != std::string::npos);
-    CHECK(out.find("rank 1 never entered it") != std::string::npos);
-  }
+  CHECK(line_with(out, "nexrun:   rank 1 (pid ").find("running): outside nexar") != std::string::npos);
+  CHECK(line_with(out, "nexrun:   rank 0 (pid ").find("running): allreduce #6 on comm 0x0") != std::string::npos);
+  CHECK(out.find("nexrun: hang report: ranks 0,2-3 wait in allreduce #6 on comm 0x0 (world); rank 1 never entered it") !=
+        std::string::npos);
   Ended none = run_nexrun({"--status", "0000"}, &out, &err, 30s, {"TMPDIR=" + tmp});
   CHECK(none.exit_code == 1);
   CHECK(err.find("nexrun --status: no running job at ") != std::string::npos);
@@ -90,10 +81,9 @@ TEST_CASE("nexrun --status and SIGUSR1 report a rank stuck in its own code, and 
   CHECK(e.exit_code == 0);  // not forwarded: no rank was killed by it
   CHECK(count_of(job.out(), "done ") == 4);
   std::printf("np 4, SIGUSR1 while rank 1 sleeps:\n%s", report_of(job.err()).c_str());
-  if (recorder_in(job.err()))
-    CHECK(line_with(job.err(), "nexrun: hang report:") ==
-          "nexrun: hang report: ranks 0,2-3 wait in allreduce #6 on comm 0x0 (world); rank 1 never entered it "
-          "(last completed: allreduce #5; now: outside nexar)");
+  CHECK(line_with(job.err(), "nexrun: hang report:") ==
+        "nexrun: hang report: ranks 0,2-3 wait in allreduce #6 on comm 0x0 (world); rank 1 never entered it "
+        "(last completed: allreduce #5; now: outside nexar)");
   CHECK(job.err().find("(report asked by SIGUSR1 to nexrun)") != std::string::npos);
   CHECK(count_of(job.err(), "nexrun: hang report:") == 1);  // the --status round printed nothing
   remove_tree(tmp);
