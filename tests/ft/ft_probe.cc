@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "nexar/nexar.hpp"
 #include "probe_util.h"
 
 namespace {
@@ -281,6 +282,18 @@ int main(int argc, char** argv) {
     g_victims.push_back(second);
     c = recover(g_world, true, second);
     check_survivors(c);
+  } else if (scenario == "cpp") {  // the C++ wrapper's calls after a kill in an allreduce
+    nexar::Communicator w(g_world);  // owns the world from here
+    loop_until_failure(150);
+    w.revoke();
+    const nexar::Communicator::Agreement a = w.agree(g_rank == 0 ? 3 : 1);
+    PROBE_CHECK(a.peer_failed && a.flag == 1);
+    PROBE_CHECK(w.failed_ranks() == g_victims);
+    nexar::Communicator s = w.shrink();
+    check_survivors(s.handle());
+    std::printf("cpp ok\n");
+    std::fflush(stdout);
+    return 0;  // s, then the world, destroyed
   } else if (scenario == "kill_sub") {  // on a split and a dup; then a shrink of the shrunk one
     nexar_comm_t half = nullptr, dup = nullptr;
     PROBE_OK(nexar_comm_split(g_world, g_rank % 2, g_rank, &half));
@@ -306,6 +319,10 @@ int main(int argc, char** argv) {
     PROBE_CHECK(c != dup);
     check_survivors(c);
     // A shrunk communicator shrinks again (revoked, nobody failed since): same members.
+    // An agreement first: every member has finished checking once it decides (after a
+    // barrier a member may still wait for its last message, and the revoke cuts it short).
+    int all_done = 1;
+    COMM_OK(c, nexar_comm_agree(c, &all_done));
     PROBE_OK(nexar_comm_revoke(c));
     nexar_comm_t again = nullptr;
     COMM_OK(c, nexar_comm_shrink(c, &again));

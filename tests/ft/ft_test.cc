@@ -66,3 +66,5 @@ TEST_CASE("a split, a dup and a shrunk communicator recover too", "[ft]") {
   run({5, "kill_sub", "3", false});
   run({4, "kill_sub", "2", true});
 }
+
+TEST_CASE("the C++ wrapper: revoke, agree, failed_ranks, shrink", "[ft]") { run({4, "cpp", "1", false}); }
