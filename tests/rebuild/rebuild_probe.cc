@@ -87,11 +87,17 @@ int main(int argc, char** argv) {
     std::printf("replacement %d incarnation %d joined\n", me, incarnation);
   } else {
     check_allreduce(world);
+    // The victim dies once every survivor finished that allreduce (it may return before its
+    // own last messages arrived, and those are lost with it): each survivor tells it so.
+    int done = 1;
     if (me == victim) {
+      for (int p = 0; p < n; ++p)
+        if (p != victim) PROBE_OK(nexar_recv(&done, 1, NEXAR_INT32, p, 77, world));
       std::printf("victim %d dies\n", me);
       std::fflush(stdout);
       raise(SIGKILL);
     }
+    PROBE_OK(nexar_send(&done, 1, NEXAR_INT32, victim, 77, world));
     PROBE_OK(nexar_comm_set_timeout(world, 10));
     const nexar_result_t lost = nexar_barrier(world);
     PROBE_CHECK(lost != NEXAR_SUCCESS);
