@@ -31,8 +31,9 @@ World::World(const LaunchInfo& info) : info_(info) {
 }
 
 World::~World() {
-  // Order matters: the endpoint's thread calls into links, links into the engine; waiters
-  // sleep on the shared-memory doorbell until the hub goes.
+  // Order matters: the watch posts to links, the endpoint's thread calls into links, links
+  // into the engine; waiters sleep on the shared-memory doorbell until the hub goes.
+  quic_watch_.reset();
   hang_responder_.reset();
   rendezvous_.reset();
   if (progress_) progress_->detach();  // waiters stop polling the endpoint before it goes
@@ -118,13 +119,14 @@ Status World::start_endpoint() {
 
 Status World::exchange_addresses(std::vector<std::string>* addresses, std::chrono::milliseconds peer_timeout) {
   const auto timeout = connect_timeout();
-  // "<ip:port> <incarnation> <host identity> <shm token>" (shm/token.h: "-" when QUIC is
-  // forced; a fresh inbox name in every generation).
+  // "<ip:port> <incarnation> <host identity> <shm token>" (shm/token.h: "pid:..." when
+  // QUIC is forced; a fresh inbox name in every generation).
   shm_tokens_.assign(static_cast<size_t>(info_.world_size), shm::Token{});
   const std::string transport = params::get_string("NEXAR_TRANSPORT");
   if (transport != "auto" && transport != "quic")
     NX_WARN(INIT, "NEXAR_TRANSPORT=%s is neither auto nor quic: auto", transport.c_str());
-  if (transport != "quic") shm_tokens_[static_cast<size_t>(info_.rank)] = shm::Token::make(info_.job_id, info_.rank);
+  shm_tokens_[static_cast<size_t>(info_.rank)] =
+      transport != "quic" ? shm::Token::make(info_.job_id, info_.rank) : shm::Token::process_only();
   const std::string mine = endpoint_->local_address() + " " + std::to_string(info_.incarnation) + " " +
                            host_ids_[static_cast<size_t>(info_.rank)] + " " +
                            shm_tokens_[static_cast<size_t>(info_.rank)].to_string();
@@ -233,7 +235,23 @@ Status World::connect_mesh(const std::vector<std::string>& addresses) {
     NX_RETURN_IF_ERROR(links_[static_cast<size_t>(p)]->wait_ready(deadline).with_context("forming the mesh"));
   }
   NX_INFO(INIT, "rank %d connected to all %d peers", info_.rank, info_.world_size - 1);
+  watch_local_quic_peers();
   return Status::Ok();
+}
+
+void World::watch_local_quic_peers() {
+  const auto me = static_cast<size_t>(info_.rank);
+  shm::PeerWatch::Config wc;
+  for (int p = 0; p < info_.world_size; ++p) {
+    const auto i = static_cast<size_t>(p);
+    if (p != info_.rank && !uses_shm(p) && host_ids_[i] == host_ids_[me] && shm_tokens_[i].same_pids(shm_tokens_[me]))
+      wc.peers.push_back(shm::WatchedPeer{p, shm_tokens_[i].pid, nullptr});
+  }
+  if (wc.peers.empty()) return;
+  wc.lost = [this](int rank, bool, const Status& why) { links_[static_cast<size_t>(rank)]->peer_gone(why); };
+  NX_INFO(NET, "rank %d watches the exit of %zu ranks on this host (pidfd): their QUIC connections end at once", info_.rank,
+          wc.peers.size());
+  quic_watch_ = std::make_unique<shm::PeerWatch>(std::move(wc));
 }
 
 Status World::shutdown(p2p::Clock::time_point deadline) {

@@ -82,6 +82,9 @@ class World {
   // Waiting threads poll shared memory and the QUIC socket (whichever peers use), spinning
   // NEXAR_SHM_SPIN_US / NEXAR_QUIC_SPIN_US before they sleep.
   void configure_waiter();
+  // Ranks on this host reached over QUIC (NEXAR_TRANSPORT=quic): their exit ends their
+  // connection at once (pidfd) instead of at the next keep-alive's ICMP or the idle timeout.
+  void watch_local_quic_peers();
 
   LaunchInfo info_;
   int generation_ = 0;
@@ -101,6 +104,7 @@ class World {
   std::vector<shm::Token> shm_tokens_;  // index: world rank
   std::unique_ptr<shm::ShmHub> shm_;
   std::unique_ptr<WorldProgress> progress_;  // what the engine's waiter polls
+  std::unique_ptr<shm::PeerWatch> quic_watch_;
   bool closed_ = false;
   std::atomic<int> handles_{0};
 };

@@ -165,6 +165,13 @@ std::vector<long> numbers_after(const std::string& text, const std::string& key)
   return out;
 }
 
+std::vector<double> decimals_after(const std::string& text, const std::string& key) {
+  std::vector<double> out;
+  for (size_t pos = text.find(key); pos != std::string::npos; pos = text.find(key, pos + 1))
+    out.push_back(std::strtod(text.c_str() + pos + key.size(), nullptr));
+  return out;
+}
+
 std::vector<long> pids_by_rank(const std::string& text, int world_size) {
   std::vector<long> pids(static_cast<size_t>(world_size), 0);
   const std::string key = "ready ";

@@ -62,6 +62,8 @@ Ended run_program(const std::vector<std::string>& argv, std::string* out, std::s
 
 // Every occurrence of "<key><integer>" in text, in order (e.g. key "pid=").
 std::vector<long> numbers_after(const std::string& text, const std::string& key);
+// The same for "<key><decimal>" (e.g. key "after " in "after 1.25 s").
+std::vector<double> decimals_after(const std::string& text, const std::string& key);
 // The pids of rank_probe's "ready <rank> pid=<pid>" lines, indexed by rank (0 where a rank
 // printed none). Output order across ranks is arbitrary, so never index numbers_after.
 std::vector<long> pids_by_rank(const std::string& text, int world_size);

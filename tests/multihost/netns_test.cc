@@ -178,3 +178,33 @@ TEST_CASE("a launcher killed mid-job leaves no rank on any host", "[multihost]")
   CHECK(no_probe_left());  // the agents saw EOF and stopped their ranks
   CHECK(none_left(" --agent "));
 }
+
+TEST_CASE("a rank killed or stopped on another host is seen by every survivor within the peer timeout",
+          "[multihost][detect]") {
+  NetnsTestbed* bed = testbed();
+  if (!bed) return;
+  // The last rank (mhB) is the victim (tests/integration/detect_probe.cc). Alone on mhB,
+  // the others reach it across hosts only; with a second rank on mhB, that one reaches it
+  // over shared memory and reports the loss to the rest.
+  for (const std::string hosts : {"mhA:2,mhB:1", "mhA:2,mhB:2"}) {
+    for (const std::string mode : {"kill", "stop"}) {
+      std::string out, err;
+      Ended e = run_nexrun(with_agent({"-H", hosts, "--no-kill", DETECT_PROBE, mode, marker()}), &out, &err, 60s,
+                           {"NEXAR_PEER_TIMEOUT=3", "NEXAR_TIMEOUT=30"});
+      INFO(hosts << " " << mode << "\n" << out << err);
+      const size_t survivors = hosts == "mhA:2,mhB:1" ? 2 : 3;
+      CHECK(e.finished);
+      CHECK(count_of(out, "lost NEXAR_ERR_PEER_LOST after ") == survivors);
+      CHECK(count_of(out, "survivors ok") == survivors);
+      const std::vector<double> s = decimals_after(out, "lost NEXAR_ERR_PEER_LOST after ");
+      for (double t : s) {
+        CHECK(t <= 3.0 + 1.0);
+        if (mode == "stop") CHECK(t >= 2.5);
+      }
+      std::printf("%s on %s (NEXAR_PEER_TIMEOUT=3): detected after", mode.c_str(), hosts.c_str());
+      for (double t : s) std::printf(" %.2f", t);
+      std::printf(" s\n");
+      CHECK(no_probe_left());
+    }
+  }
+}

@@ -99,6 +99,10 @@ class Connection {
   // Closes the connection (CONNECTION_CLOSE with app_error and reason); on_closed follows
   // with ok() if app_error == 0, else NEXAR_ERR_PROTOCOL carrying the reason.
   virtual void close(uint64_t app_error, const std::string& reason) = 0;
+
+  // Ends the connection at once without a word to the peer, which is known gone (e.g. its
+  // process exited on this host); on_closed follows with why.
+  virtual void abort(const Status& why) = 0;
 };
 
 }  // namespace nexar::quic

@@ -3,6 +3,7 @@
 //   CONNECTION_CLOSE from the peer     -> PEER_LOST "closed by peer" (AUTH for a TLS alert,
 //                                         PROTOCOL when the peer reported an error)
 //   idle timeout / ICMP unreachable    -> PEER_LOST (TIMEOUT before the handshake completed)
+//   abort(why) (the peer is known gone) -> why
 //   certificate refused (either side)  -> AUTH with the reason
 #include <cstring>
 
@@ -129,11 +130,14 @@ void ConnectionImpl::close_for_shutdown() {
   carry_out_close();
 }
 
-void ConnectionImpl::abort_unreachable(int err) {
+void ConnectionImpl::abort(const Status& why) {
   if (finished_ || close_) return;
-  Status why = connected_ ? Status(NEXAR_ERR_PEER_LOST, "peer " + who() + " is unreachable: " + std::strerror(err))
-                          : Status(NEXAR_ERR_PEER_LOST, "no QUIC server at " + who() + ": " + std::strerror(err));
   request_close({ngtcp2_connection_close_error{}, {}, why, false});
+}
+
+void ConnectionImpl::abort_unreachable(int err) {
+  abort(connected_ ? Status(NEXAR_ERR_PEER_LOST, "peer " + who() + " is unreachable: " + std::strerror(err))
+                   : Status(NEXAR_ERR_PEER_LOST, "no QUIC server at " + who() + ": " + std::strerror(err)));
 }
 
 }  // namespace nexar::quic

@@ -55,6 +55,7 @@ class ConnectionImpl final : public Connection {
   void shutdown_stream(int64_t sid, uint64_t app_error) override;
   void schedule_write() override;
   void close(uint64_t app_error, const std::string& reason) override;
+  void abort(const Status& why) override;
 
   // Endpoint side (connection_io.cc).
   void on_datagram(const Address& from, const uint8_t* data, size_t len, ngtcp2_tstamp now);
@@ -91,6 +92,7 @@ class ConnectionImpl final : public Connection {
   void request_liberr_close(int liberr, const char* where);
   void carry_out_close();
   bool close_now();  // carries out a requested close (or leaves it to the loop); true if any
+  ngtcp2_tstamp silence_deadline() const;  // UINT64_MAX before the handshake's end
   void on_read_error(int rv);
   Status remote_close_status() const;
   Status crypto_failure_status() const;
@@ -111,6 +113,11 @@ class ConnectionImpl final : public Connection {
   tls::Identity peer_;
   std::string alpn_;
   bool connected_ = false;   // on_connected / accept done
+  // When the last packet from the peer arrived (from the handshake's end on). Silence past
+  // the idle timeout since then ends the connection: ngtcp2's own idle timer also restarts
+  // on our first ack-eliciting packet after a receive (RFC 9000 10.1), which let a stopped
+  // peer live up to a keep-alive interval longer than NEXAR_PEER_TIMEOUT.
+  ngtcp2_tstamp last_rx_ = 0;
   bool finished_ = false;    // on_closed called
   std::optional<CloseRequest> close_;
   std::vector<std::string> cids_;  // every CID of ours in the endpoint's map

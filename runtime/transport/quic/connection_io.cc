@@ -19,14 +19,20 @@ void ConnectionImpl::on_datagram(const Address& from, const uint8_t* data, size_
   ngtcp2_path path{{const_cast<sockaddr*>(ep_->socket().local().sa()), ep_->socket().local().len},
                    {const_cast<sockaddr*>(from.sa()), from.len}};
   ngtcp2_pkt_info pi{};
+  if (connected_) last_rx_ = now;
   int rv = ngtcp2_conn_read_pkt(conn_, &path, &pi, data, len, now);
   if (rv != 0) on_read_error(rv);
   schedule_write();
 }
 
+ngtcp2_tstamp ConnectionImpl::silence_deadline() const {
+  return connected_ ? last_rx_ + static_cast<ngtcp2_tstamp>(ep_->config().idle_timeout_s * NGTCP2_SECONDS) : UINT64_MAX;
+}
+
 void ConnectionImpl::on_expiry(ngtcp2_tstamp now) {
   if (finished_ || close_) return;
-  int rv = ngtcp2_conn_handle_expiry(conn_, now);
+  const bool silent = now >= silence_deadline();
+  int rv = silent ? NGTCP2_ERR_IDLE_CLOSE : ngtcp2_conn_handle_expiry(conn_, now);
   if (rv == NGTCP2_ERR_IDLE_CLOSE || rv == NGTCP2_ERR_HANDSHAKE_TIMEOUT) {
     double secs = ep_->config().idle_timeout_s;
     Status why = connected_ ? Status(NEXAR_ERR_PEER_LOST, strprintf("no packet from %s in %.1f s", who().c_str(), secs))
@@ -43,7 +49,7 @@ void ConnectionImpl::on_expiry(ngtcp2_tstamp now) {
 ngtcp2_tstamp ConnectionImpl::expiry() const {
   if (finished_ || conn_ == nullptr) return UINT64_MAX;
   if (close_ || !pending_.empty()) return UINT64_MAX;  // handled by write() / writability
-  return ngtcp2_conn_get_expiry(conn_);
+  return std::min(ngtcp2_conn_get_expiry(conn_), silence_deadline());
 }
 
 bool ConnectionImpl::send_batch(const ngtcp2_path& path, size_t len, size_t segment) {

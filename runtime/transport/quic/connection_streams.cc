@@ -12,6 +12,7 @@ void ConnectionImpl::handshake_done() {
   }
   alpn_ = tls::Context::selected_alpn(session_);
   connected_ = true;
+  last_rx_ = now_ns();
   NX_INFO(NET, "QUIC connection %s %s established (%s, alpn %s)", is_server_ ? "from" : "to", peer_.to_string().c_str(),
           remote_.to_string().c_str(), alpn_.c_str());
   if (is_server_) {

@@ -30,6 +30,10 @@ Status QuicLink::dial(const std::string& address) {
 
 bool QuicLink::adopt(quic::Connection& conn) {
   if (conn_ != nullptr) return false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!dead_.ok()) return false;
+  }
   conn_ = &conn;
   conn.set_app(this);
   return true;
@@ -76,6 +80,12 @@ Status QuicLink::wait_goodbye(std::chrono::steady_clock::time_point deadline) {
 void QuicLink::close() {
   endpoint_->post([this] {
     if (conn_) conn_->close(0, "communicator destroyed");
+  });
+}
+
+void QuicLink::peer_gone(const Status& why) {
+  endpoint_->post([this, why] {
+    if (conn_) conn_->abort(why);
   });
 }
 

@@ -29,7 +29,8 @@ class QuicLink final : public transport::PeerLink, public quic::Application {
   // Client side: dial the peer. Thread-safe.
   Status dial(const std::string& address);
   // Server side (progress thread): adopt an accepted connection whose certificate names
-  // this link's peer. False if the link already has one.
+  // this link's peer. False if the link already has one, or had one that ended: a peer
+  // declared lost never comes back on this link (fail-stop).
   bool adopt(quic::Connection& conn);
   // Waits until both HELLOs were exchanged, or the connection failed, or deadline.
   Status wait_ready(std::chrono::steady_clock::time_point deadline);
@@ -39,6 +40,10 @@ class QuicLink final : public transport::PeerLink, public quic::Application {
   Status wait_goodbye(std::chrono::steady_clock::time_point deadline);
   // Closes the connection cleanly (progress thread work; returns at once).
   void close();
+  // The peer is known gone (its process exited on this host): the connection ends at once,
+  // without waiting for the idle timeout, and the sink hears on_peer_lost(why) unless the
+  // peer had said goodbye. Thread-safe; returns at once.
+  void peer_gone(const Status& why);
 
   // transport::PeerLink
   void send(transport::SendOp* op) override;

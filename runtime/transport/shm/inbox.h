@@ -20,7 +20,7 @@
 namespace nexar::shm {
 
 inline constexpr uint64_t kInboxMagic = 0x3158424e49584e4eULL;  // "NNXINBX1"
-inline constexpr uint32_t kInboxVersion = 2;
+inline constexpr uint32_t kInboxVersion = 3;
 
 struct InboxHeader {
   std::atomic<uint64_t> magic;  // stored last (release) by the owner: the rest is valid
@@ -36,6 +36,10 @@ struct InboxHeader {
   alignas(64) std::atomic<uint32_t> mapped;  // peers that mapped this inbox (a futex word)
   alignas(64) Doorbell user;                 // the owner's waiting threads sleep here
   alignas(64) Doorbell bg;                   // the owner's background progress thread
+  // Bumped by the owner's peer watch every tick (peer_watch.h); peers that see it stand
+  // still for NEXAR_PEER_TIMEOUT declare the owner failed. Its own line: the writes stay
+  // off the lines the message path uses.
+  alignas(64) std::atomic<uint64_t> heartbeat;
 };
 
 struct SlotCtl {

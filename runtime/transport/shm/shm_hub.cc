@@ -20,7 +20,9 @@
 
 namespace nexar::shm {
 namespace {
-constexpr int64_t kDeathCheckNs = 200 * 1000 * 1000;  // background tick: dead peers found this fast
+constexpr int64_t kBackgroundTickNs = 200 * 1000 * 1000;  // the background thread looks at least this often
+constexpr int64_t kBusyRetryNs = 1000 * 1000;  // a user thread holds the poll lock: look again this soon
+constexpr int64_t kWatchTickNs = 100 * 1000 * 1000;  // heartbeats, and silence measured in these
 constexpr size_t kInboxBudget = 32u << 20;
 constexpr size_t kMinRing = 64u << 10;
 
@@ -29,16 +31,6 @@ size_t pow2_at_least(size_t n) {
   while (p < n) p <<= 1;
   return p;
 }
-
-int pidfd_open(pid_t pid) {
-#ifdef SYS_pidfd_open
-  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-#else
-  (void)pid;
-  errno = ENOSYS;
-  return -1;
-#endif
-}
 }  // namespace
 
 Status ShmHub::create(const HubConfig& in, PlacementSink* sink, std::unique_ptr<ShmHub>* out) {
@@ -46,6 +38,7 @@ Status ShmHub::create(const HubConfig& in, PlacementSink* sink, std::unique_ptr<
   cfg.ring_bytes = pow2_at_least(cfg.ring_bytes);
   if (cfg.coll_inline == SIZE_MAX)
     cfg.coll_inline = static_cast<size_t>(std::max<int64_t>(0, params::get_int("NEXAR_SHM_COLL_INLINE")));
+  if (cfg.peer_timeout_s <= 0) cfg.peer_timeout_s = params::get_double("NEXAR_PEER_TIMEOUT");
   cfg.coll_inline = std::min(cfg.coll_inline, kCollInlineMax);
   // At most kInboxBudget per inbox: with many ranks per host the rings shrink (to 64 KiB).
   const size_t peers = cfg.local_ranks.size() > 1 ? cfg.local_ranks.size() - 1 : 1;
@@ -171,25 +164,31 @@ Status ShmHub::connect(std::chrono::steady_clock::time_point deadline) {
     lc.chunk = cfg_.chunk;
     links_.push_back(std::make_unique<ShmLink>(lc));
     by_rank_[static_cast<size_t>(p)] = links_.back().get();
-    int fd = pidfd_open(lc.peer_pid);
-    if (fd < 0) NX_WARN(NET, "pidfd_open(%d) for rank %d: %s; its death is noticed by kill(0)", lc.peer_pid, p, std::strerror(errno));
-    pidfds_.push_back(fd);
     NX_INFO(NET, "rank %d reaches rank %d over shared memory (its large messages: %s)", cfg_.rank, p,
             lc.cma ? "read by the receiver from the sender's memory (CMA)" : "copied through the ring");
   }
   bg_ = std::thread([this] { run_background(); });
+  PeerWatch::Config wc;
+  for (size_t i = 0; i < peers_.size(); ++i)
+    wc.peers.push_back(WatchedPeer{peers_[i], cfg_.tokens[static_cast<size_t>(peers_[i])].pid,
+                                   &by_rank_view_[static_cast<size_t>(peers_[i])].hdr()->heartbeat});
+  wc.own_heartbeat = &inbox_.hdr()->heartbeat;
+  wc.silence_s = cfg_.peer_timeout_s;
+  wc.tick_ns = kWatchTickNs;
+  wc.lost = [this](int rank, bool silent, const Status& why) { on_lost(rank, silent, why); };
+  wc.leaving = [this](int rank) { return by_rank_[static_cast<size_t>(rank)]->bye_received(); };
+  watch_ = std::make_unique<PeerWatch>(std::move(wc));
   return Status::Ok();
 }
 
 ShmHub::~ShmHub() {
+  watch_.reset();  // reports nothing more
   if (bg_.joinable()) {
     stop_.store(true, std::memory_order_release);
     ring(&inbox_.hdr()->bg);
     bg_.join();
   }
   links_.clear();  // fails (quietly) what was still pending
-  for (int fd : pidfds_)
-    if (fd >= 0) ::close(fd);
 }
 
 ShmLink* ShmHub::link(int world_rank) const {
@@ -216,34 +215,46 @@ void ShmHub::run_background() {
       end_sleep(bell);
       return;
     }
-    {
-      std::lock_guard<std::mutex> lock(poll_mu_);
+    // Never waits for the lock: a user thread may hold it through a long read (CMA), and
+    // it polls meanwhile anyway.
+    int64_t next = kBusyRetryNs;
+    if (poll_mu_.try_lock()) {
       poll_locked();
-      check_peers_locked();
+      if (any_lost_.load(std::memory_order_acquire)) fail_reported_locked();
+      poll_mu_.unlock();
+      next = kBackgroundTickNs;
     }
-    sleep(bell, s, kDeathCheckNs);
+    sleep(bell, s, next);
   }
 }
 
-void ShmHub::check_peers_locked() {
-  for (size_t i = 0; i < links_.size(); ++i) {
-    if (links_[i]->dead()) continue;
-    bool gone = false;
-    if (pidfds_[i] >= 0) {
-      pollfd pfd{pidfds_[i], POLLIN, 0};
-      gone = ::poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLIN | POLLHUP)) != 0;
-    } else {
-      gone = ::kill(cfg_.tokens[static_cast<size_t>(peers_[i])].pid, 0) != 0 && errno == ESRCH;
-    }
-    if (!gone) continue;
-    // What it sent before dying is still good: deliver it first.
-    for (int n = 0; n < 1000 && links_[i]->poll(); ++n) {
-    }
-    links_[i]->fail(Status(NEXAR_ERR_PEER_LOST,
-                           strprintf("rank %d (pid %d, same host) exited", peers_[i],
-                                     static_cast<int>(cfg_.tokens[static_cast<size_t>(peers_[i])].pid))));
-    ring(&inbox_.hdr()->user);  // a thread waiting in a shared-slot collective checks alive()
+void ShmHub::on_lost(int rank, bool silent, const Status& why) {
+  {
+    std::lock_guard<std::mutex> lock(lost_mu_);
+    lost_.push_back(Lost{rank, silent, why});
   }
+  any_lost_.store(true, std::memory_order_release);
+  ring(&inbox_.hdr()->bg);
+}
+
+void ShmHub::fail_reported_locked() {
+  std::vector<Lost> lost;
+  {
+    std::lock_guard<std::mutex> lock(lost_mu_);
+    lost.swap(lost_);
+    any_lost_.store(false, std::memory_order_relaxed);
+  }
+  for (const Lost& x : lost) {
+    ShmLink* l = by_rank_[static_cast<size_t>(x.rank)];
+    if (l->dead()) continue;
+    // What an exited peer sent before it went is still good: deliver it first. A peer
+    // declared failed for its silence is not heard any more (fail-stop).
+    if (!x.silent)
+      for (int n = 0; n < 1000 && l->poll(); ++n) {
+      }
+    l->fail(x.why);
+  }
+  ring(&inbox_.hdr()->user);  // a thread waiting in a shared-slot collective checks alive()
 }
 
 void ShmHub::send_bye() {

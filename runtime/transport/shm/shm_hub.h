@@ -2,8 +2,11 @@
 // its host, one ShmLink per such rank, and the progress around them:
 //  - poll(): waiting threads drain the rings themselves (no hand-off on the fast path);
 //  - a background thread, asleep on the inbox's `bg` doorbell, drains and pushes when no
-//    user thread does (a peer whose ring is full rings it), and notices dead peers (pidfd)
-//    within kDeathCheck.
+//    user thread does (a peer whose ring is full rings it), and fails the links of peers
+//    the watch reported;
+//  - a peer watch (peer_watch.h): a peer's exit is known at once (pidfd), a peer whose
+//    heartbeat stood still for NEXAR_PEER_TIMEOUT (stopped, hung) is killed and declared
+//    failed; it beats this rank's heartbeat.
 #pragma once
 
 #include <sys/types.h>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "transport/shm/inbox.h"
+#include "transport/shm/peer_watch.h"
 #include "transport/shm/progress.h"
 #include "transport/shm/segment.h"
 #include "transport/shm/shm_link.h"
@@ -35,6 +39,9 @@ struct HubConfig {
   // Inline payload of each collective slot buffer; create() reads NEXAR_SHM_COLL_INLINE
   // when this is left at its default (SIZE_MAX).
   size_t coll_inline = SIZE_MAX;
+  // Seconds of heartbeat silence after which a peer is declared failed; create() reads
+  // NEXAR_PEER_TIMEOUT when this is left at 0.
+  double peer_timeout_s = 0;
 };
 
 class ShmHub final : public Progress {
@@ -85,7 +92,9 @@ class ShmHub final : public Progress {
   Status open_peer(int peer, std::chrono::steady_clock::time_point deadline, std::unique_ptr<Segment>* out);
   void poll_locked();
   void run_background();
-  void check_peers_locked();
+  // The watch reported peer `rank` (its thread): the background thread fails its link.
+  void on_lost(int rank, bool silent, const Status& why);
+  void fail_reported_locked();
 
   const HubConfig cfg_;
   PlacementSink* const sink_;
@@ -95,7 +104,6 @@ class ShmHub final : public Progress {
   std::vector<int> peers_;    // local ranks but this one
   std::vector<std::unique_ptr<Segment>> peer_segs_;
   std::vector<std::unique_ptr<ShmLink>> links_;  // parallel to peers_
-  std::vector<int> pidfds_;                      // parallel to peers_ (-1: none)
   std::vector<bool> can_read_;                   // parallel to peers_: CMA works on it
   std::vector<ShmLink*> by_rank_;
   std::vector<InboxView> by_rank_view_;  // this rank's and its local peers' inboxes
@@ -104,6 +112,15 @@ class ShmHub final : public Progress {
   std::mutex poll_mu_;
   std::thread bg_;
   std::atomic<bool> stop_{false};
+  std::mutex lost_mu_;  // guards lost_
+  struct Lost {
+    int rank;
+    bool silent;
+    Status why;
+  };
+  std::vector<Lost> lost_;  // reported by the watch, links not yet failed
+  std::atomic<bool> any_lost_{false};
+  std::unique_ptr<PeerWatch> watch_;
 };
 
 }  // namespace nexar::shm

@@ -45,7 +45,7 @@ bool valid_name(const std::string& n) {
 }  // namespace
 
 std::string Token::to_string() const {
-  if (!enabled) return "-";
+  if (!enabled) return pid > 0 ? "pid:" + std::to_string(pid) + ":" + pid_ns : "-";
   return "shm:" + std::to_string(pid) + ":" + pid_ns + ":" + mnt_ns + ":" + name;
 }
 
@@ -56,23 +56,31 @@ Status Token::parse(const std::string& s, Token* out) {
   std::stringstream ss(s);
   std::string part;
   while (std::getline(ss, part, ':')) f.push_back(part);
+  const bool shm = f.size() == 5 && f[0] == "shm", pid_only = f.size() == 3 && f[0] == "pid";
   char* end = nullptr;
-  long pid = f.size() == 5 ? std::strtol(f[1].c_str(), &end, 10) : 0;
-  if (f.size() != 5 || f[0] != "shm" || !end || *end || pid <= 0 || !valid_name(f[4]))
+  long pid = shm || pid_only ? std::strtol(f[1].c_str(), &end, 10) : 0;
+  if ((!shm && !pid_only) || !end || *end || pid <= 0 || f[2].empty() || (shm && !valid_name(f[4])))
     return Status(NEXAR_ERR_PROTOCOL, "malformed shared-memory token '" + s + "'");
-  out->enabled = true;
+  out->enabled = shm;
   out->pid = static_cast<pid_t>(pid);
   out->pid_ns = f[2];
-  out->mnt_ns = f[3];
-  out->name = f[4];
+  if (shm) {
+    out->mnt_ns = f[3];
+    out->name = f[4];
+  }
   return Status::Ok();
 }
 
-Token Token::make(const std::string& job_id, int rank) {
+Token Token::process_only() {
   Token t;
-  t.enabled = true;
   t.pid = ::getpid();
   t.pid_ns = ns_id("/proc/self/ns/pid");
+  return t;
+}
+
+Token Token::make(const std::string& job_id, int rank) {
+  Token t = process_only();
+  t.enabled = true;
   t.mnt_ns = ns_id("/proc/self/ns/mnt");
   std::string job;
   for (char c : job_id.substr(0, 16))
