@@ -65,7 +65,10 @@ Status Comm::check_usable() const {
       seen_epoch_.store(epoch, std::memory_order_relaxed);
       return Status::Ok();
     }
+    // The call that learns of the break returns its cause (as one that failed inside the
+    // collective would); later calls get NEXAR_ERR_ABORTED below.
     const_cast<Comm*>(this)->abort(st);
+    return st;
   }
   std::lock_guard<std::mutex> lock(mu_);
   if (revoked_) return Status(NEXAR_ERR_REVOKED, "communicator was revoked: " + broken_.message());
