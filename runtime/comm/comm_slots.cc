@@ -162,15 +162,18 @@ Status CommSlots::wait(coll::SlotField field, uint64_t seq, int r) {
   ctx_.wait_begin(waited, &t0);
   Status stop;
   int64_t last_tick = coarse_tick();
+  uint64_t last_epoch = comm_.engine().abort_epoch();
   const auto done = [&] {
     while (next < end && ready(next)) ++next;
     if (next == end) return true;
     // Whether the communicator broke (the engine's context status takes a lock) is looked
-    // at once per coarse clock tick (a few ms) while spinning, and on every wake-up after
-    // a sleep: a dead peer's hub and remote aborts ring or time out our doorbell's sleep.
+    // at once per coarse clock tick (a few ms), and at once when the engine's abort epoch
+    // moved: a peer's abort or revocation, a lost peer (each rings our doorbell).
     const int64_t t = coarse_tick();
-    if (t != last_tick) {
+    const uint64_t e = comm_.engine().abort_epoch();
+    if (t != last_tick || e != last_epoch) {
       last_tick = t;
+      last_epoch = e;
       stop = broken(next);
       if (!stop.ok()) return true;
     }

@@ -386,6 +386,10 @@ void Engine::on_peer_lost(int src, const Status& why) {
 void Engine::note_lost_locked(int src, const Status& why) {
   lost_[static_cast<size_t>(src)] = why;
   NX_WARN(P2P, "rank %d lost: %s", src, why.to_string().c_str());
+  // A thread asleep in a wait that no request stands for (a shared-slot collective)
+  // re-checks its peers now.
+  abort_epoch_.fetch_add(1, std::memory_order_acq_rel);
+  waiter_.ring();
   for (auto& [id, c] : contexts_) {
     bool member = c.members.empty() || std::find(c.members.begin(), c.members.end(), src) != c.members.end();
     if (!member) continue;
@@ -429,6 +433,7 @@ void Engine::abort_context_locked(Context& c, const Status& why, bool tell_peers
   c.failed = why;
   abort_epoch_.fetch_add(1, std::memory_order_acq_rel);
   fail_posted_locked(c, why, -1);
+  waiter_.ring();  // also wakes a thread in a shared-slot wait on ctx (no request to fail)
   if (tell_peers)
     for (int m : c.members)
       if (m != rank_ && lost_[static_cast<size_t>(m)].ok() && links_[static_cast<size_t>(m)])

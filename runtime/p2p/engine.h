@@ -80,8 +80,9 @@ class Engine final : public shm::PlacementSink {
   void abort_context(uint32_t ctx, const Status& why, bool tell_peers);
   // The status that made ctx unusable (ok() if none).
   Status context_status(uint32_t ctx);
-  // Counts abort_context calls that changed a context: a communicator compares it with
-  // the value it last saw to notice a remote abort without taking the lock.
+  // Counts abort_context calls that changed a context and lost peers: a communicator
+  // compares it with the value it last saw to notice a remote abort without taking the
+  // lock. Each change also rings the waiter: threads asleep in it look again.
   uint64_t abort_epoch() const { return abort_epoch_.load(std::memory_order_acquire); }
 
   // Fault-tolerance control channel: small messages (copied at once) to world rank dst,

@@ -23,7 +23,9 @@ void run(const Run& r) {
   if (!r.victims.empty()) args.push_back(r.victims);
   // The default peer timeout: a killed rank on this host is seen at once on both
   // transports, and a short one can declare a rank that the loaded machine starved failed.
-  std::vector<std::string> env = {"NEXAR_TIMEOUT=60"};
+  // A survivor asleep in a shared-slot wait is woken by the loss or a peer's abort; it
+  // once slept on to its one-second check.
+  std::vector<std::string> env = {"NEXAR_TIMEOUT=60", "FT_PROBE_DETECT_S=0.75"};
   if (r.quic) env.push_back("NEXAR_TRANSPORT=quic");
   std::string out, err;
   auto end = launcher_test::run_nexrun(args, &out, &err, 90s, env);
