@@ -11,9 +11,10 @@
 //                             incarnation i, it looks for incarnation/<p>/<i+1> and, found
 //                             with value k, sets rebuild/<p>/<k> = g.
 // A rank is in the new world through whichever process publishes its entry: itself when
-// alive, its replacement when the launcher saw it fail (it replaces only ended processes),
-// so no vote is needed. With neither within the timeout the rebuild fails with
-// NEXAR_ERR_PEER_LOST naming the rank.
+// alive, its replacement when the launcher saw it fail (it replaces only ended processes).
+// With neither within the timeout the rebuild fails with NEXAR_ERR_PEER_LOST naming the
+// rank. The survivors' agreements around this (the failed set before, the outcome after)
+// are in api/api_rebuild.cc.
 #include "bootstrap/world.h"
 
 #include <algorithm>

@@ -6,12 +6,19 @@
 //            the split communicator or with a NULL newcomm is refused.
 //   alone    the same death with no replacement coming: rebuild fails with
 //            NEXAR_ERR_PEER_LOST naming the victim within the 2 s timeout ("alone <rank> ok").
+// <victim> may be a list ("1,3": they die at once). A third argument names a survivor that
+// dies as it enters nexar_comm_rebuild (cascading): with a replacement for it (respawn)
+// every rank still ends with the full world; without (alone) every other survivor gets
+// NEXAR_ERR_PEER_LOST naming it.
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "../integration/probe_util.h"
 
@@ -74,7 +81,14 @@ void check_full_world(nexar_comm_t w, int expect_size, int expect_rank) {
 
 int main(int argc, char** argv) {
   const std::string scenario = argc > 1 ? argv[1] : "";
-  const int victim = argc > 2 ? std::atoi(argv[2]) : 1;
+  std::vector<int> victims;
+  for (const char* p = argc > 2 ? argv[2] : "1"; *p;) {
+    char* end = nullptr;
+    victims.push_back(static_cast<int>(std::strtol(p, &end, 10)));
+    p = *end == ',' ? end + 1 : end;
+  }
+  const int cascade = argc > 3 ? std::atoi(argv[3]) : -1;  // dies inside the rebuild
+  const auto is_victim = [&](int r) { return std::find(victims.begin(), victims.end(), r) != victims.end(); };
   const char* inc_env = std::getenv("NEXAR_RESTART_COUNT");
   const int incarnation = inc_env ? std::atoi(inc_env) : 0;
   nexar_comm_t world = nullptr;
@@ -90,14 +104,14 @@ int main(int argc, char** argv) {
     // The victim dies once every survivor finished that allreduce (it may return before its
     // own last messages arrived, and those are lost with it): each survivor tells it so.
     int done = 1;
-    if (me == victim) {
+    if (is_victim(me)) {
       for (int p = 0; p < n; ++p)
-        if (p != victim) PROBE_OK(nexar_recv(&done, 1, NEXAR_INT32, p, 77, world));
+        if (!is_victim(p)) PROBE_OK(nexar_recv(&done, 1, NEXAR_INT32, p, 77, world));
       std::printf("victim %d dies\n", me);
       std::fflush(stdout);
       raise(SIGKILL);
     }
-    PROBE_OK(nexar_send(&done, 1, NEXAR_INT32, victim, 77, world));
+    for (int v : victims) PROBE_OK(nexar_send(&done, 1, NEXAR_INT32, v, 77, world));
     PROBE_OK(nexar_comm_set_timeout(world, 10));
     const nexar_result_t lost = nexar_barrier(world);
     PROBE_CHECK(lost != NEXAR_SUCCESS);
@@ -105,13 +119,18 @@ int main(int argc, char** argv) {
     PROBE_OK(nexar_comm_set_timeout(world, scenario == "alone" ? 2 : 30));
     const auto t0 = std::chrono::steady_clock::now();
     nexar_comm_t rebuilt = nullptr;
+    if (me == cascade) {
+      std::printf("survivor %d dies in the rebuild\n", me);
+      std::fflush(stdout);
+      std::thread([] { raise(SIGKILL); }).detach();
+    }
     const nexar_result_t r = nexar_comm_rebuild(world, &rebuilt);
     const double took = probe::seconds_since(t0);
     if (scenario == "alone") {
       const std::string why = nexar_comm_last_error(world);
       PROBE_CHECK(r == NEXAR_ERR_PEER_LOST);
       PROBE_CHECK(rebuilt == nullptr);
-      PROBE_CHECK(why.find("rank " + std::to_string(victim)) != std::string::npos);
+      PROBE_CHECK(why.find("rank " + std::to_string(cascade >= 0 ? cascade : victims.back())) != std::string::npos);
       PROBE_CHECK(took < 8);
       std::printf("alone %d ok in %.2f s: %s\n", me, took, why.c_str());
       nexar_comm_destroy(world);

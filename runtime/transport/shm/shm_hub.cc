@@ -88,6 +88,16 @@ uint32_t ShmHub::slot_of(int owner, int writer) const {
   return s;
 }
 
+Status ShmHub::exited(const std::vector<int>& ranks) const {
+  for (int p : ranks) {
+    const pid_t pid = cfg_.tokens[static_cast<size_t>(p)].pid;
+    if (::kill(pid, 0) != 0 && errno == ESRCH)
+      return Status(NEXAR_ERR_PEER_LOST,
+                    strprintf("rank %d (pid %d, same host) exited while the ranks on this host joined", p, static_cast<int>(pid)));
+  }
+  return Status::Ok();
+}
+
 Status ShmHub::open_peer(int peer, std::chrono::steady_clock::time_point deadline, std::unique_ptr<Segment>* out) {
   const Token& t = cfg_.tokens[static_cast<size_t>(peer)];
   const auto nslots = static_cast<uint32_t>(cfg_.local_ranks.size() - 1);
@@ -113,6 +123,7 @@ Status ShmHub::open_peer(int peer, std::chrono::steady_clock::time_point deadlin
     if (std::chrono::steady_clock::now() >= deadline)
       return Status(NEXAR_ERR_TIMEOUT, strprintf("rank %d's shared-memory inbox %s did not appear in time", peer,
                                                  t.name.c_str()));
+    NX_RETURN_IF_ERROR(exited({peer}));
     ::usleep(200);
   }
 }
@@ -138,6 +149,7 @@ Status ShmHub::connect(std::chrono::steady_clock::time_point deadline) {
     if (left <= 0)
       return Status(NEXAR_ERR_TIMEOUT, strprintf("only %u of the %u ranks on this host mapped this rank's inbox in time",
                                                  m, want));
+    NX_RETURN_IF_ERROR(exited(peers_));
     futex_wait(&inbox_.hdr()->mapped, m, std::min<int64_t>(left, 100 * 1000 * 1000));
   }
   own_->unlink();

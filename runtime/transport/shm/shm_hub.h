@@ -90,6 +90,10 @@ class ShmHub final : public Progress {
   ShmHub(const HubConfig& cfg, PlacementSink* sink) : cfg_(cfg), sink_(sink) {}
   uint32_t slot_of(int owner, int writer) const;  // writer's slot in owner's inbox
   Status open_peer(int peer, std::chrono::steady_clock::time_point deadline, std::unique_ptr<Segment>* out);
+  // NEXAR_ERR_PEER_LOST naming the first of `ranks` whose process is gone (connect waits
+  // for it no longer: a rank that died while the ranks on this host join, e.g. during a
+  // rebuild), else ok.
+  Status exited(const std::vector<int>& ranks) const;
   void poll_locked();
   void run_background();
   // The watch reported peer `rank` (its thread): the background thread fails its link.
