@@ -22,7 +22,8 @@ bool is_float(nexar_dtype_t d) { return d >= NEXAR_FLOAT16; }
 const std::vector<std::string>& collective_names() {
   static const std::vector<std::string> names = {"allreduce", "broadcast", "reduce",  "allgather", "reduce_scatter",
                                                  "gather",    "scatter",   "alltoall", "scan",     "exscan",
-                                                 "barrier"};
+                                                 "barrier",   "allgatherv", "gatherv", "scatterv", "alltoallv",
+                                                 "alltoallv_skew", "reduce_scatter_v"};
   return names;
 }
 
@@ -39,9 +40,20 @@ bool parse_op(const std::string& s, nexar_op_t* out) {
 const char* dtype_label(nexar_dtype_t d) { return kDtypeNames[d]; }
 const char* op_label(nexar_op_t op) { return kOpNames[op]; }
 
+namespace {
+// The collectives with a count per rank run with every count equal (so they move what
+// their fixed-count namesakes move and are checked alike), except alltoallv_skew.
+std::string fixed_count_name(const std::string& name) {
+  if (name == "alltoallv" || name == "alltoallv_skew") return "alltoall";
+  if (name == "reduce_scatter_v") return "reduce_scatter";
+  if (name == "allgatherv" || name == "gatherv" || name == "scatterv") return name.substr(0, name.size() - 1);
+  return name;
+}
+}  // namespace
+
 BenchCollective::BenchCollective(std::string name, int rank, int size, nexar_dtype_t dtype, nexar_op_t op, int root)
-    : name_(std::move(name)), rank_(rank), size_(size), dtype_(dtype), op_(op), root_(root),
-      es_(nexar::dtype_size(dtype)) {}
+    : call_(std::move(name)), name_(fixed_count_name(call_)), rank_(rank), size_(size), dtype_(dtype), op_(op),
+      root_(root), es_(nexar::dtype_size(dtype)) {}
 
 bool BenchCollective::reduces() const {
   return name_ == "allreduce" || name_ == "reduce" || name_ == "reduce_scatter" || name_ == "scan" ||
@@ -72,6 +84,24 @@ void BenchCollective::prepare(size_t bytes) {
   if (name_ == "scatter") send_elems_ = root ? all : 0, recv_elems_ = n;
   if (name_ == "reduce_scatter") send_elems_ = all, recv_elems_ = n;
   if (name_ == "alltoall") send_elems_ = recv_elems_ = all;
+  if (call_ == "alltoallv_skew") {
+    // Every rank sends rank 0 (the hot expert) 4 blocks' worth and the others one: rank 0
+    // receives 4x what the others do; each rank sends `bytes` in all.
+    count_ = bytes / ((p + 3) * es_);
+    bytes_ = count_ * (p + 3) * es_;
+    send_elems_ = count_ * (p + 3);
+    recv_elems_ = rank_ == 0 ? 4 * count_ * p : count_ * p;
+  }
+  vcounts_to_.assign(p, count_);  // elements to (or from) each rank, and where they lie
+  vcounts_from_.assign(p, count_);
+  if (call_ == "alltoallv_skew") vcounts_to_[0] = 4 * count_;
+  if (call_ == "alltoallv_skew" && rank_ == 0) vcounts_from_.assign(p, 4 * count_);
+  vdispls_to_.assign(p, 0);
+  vdispls_from_.assign(p, 0);
+  for (size_t j = 1; j < p; ++j) {
+    vdispls_to_[j] = vdispls_to_[j - 1] + vcounts_to_[j - 1];
+    vdispls_from_[j] = vdispls_from_[j - 1] + vcounts_from_[j - 1];
+  }
   send_ = page_aligned(send_elems_ * es_);
   recv_ = page_aligned(recv_elems_ * es_);
   for (size_t i = 0; i < send_elems_; ++i) store(send_.get(), i, value(rank_, i));
@@ -83,6 +113,13 @@ nexar_result_t BenchCollective::run(nexar_comm_t comm) {
   const void* s = send_elems_ ? send_.get() : nullptr;
   void* r = recv_elems_ ? recv_.get() : nullptr;
   const size_t n = count_;
+  const size_t *to = vcounts_to_.data(), *from = vcounts_from_.data();
+  const size_t *dto = vdispls_to_.data(), *dfrom = vdispls_from_.data();
+  if (call_ == "allgatherv") return nexar_allgatherv(s, n, r, from, dfrom, dtype_, comm);
+  if (call_ == "gatherv") return nexar_gatherv(s, n, r, from, dfrom, dtype_, root_, comm);
+  if (call_ == "scatterv") return nexar_scatterv(s, to, dto, r, n, dtype_, root_, comm);
+  if (call_ == "alltoallv" || call_ == "alltoallv_skew") return nexar_alltoallv(s, to, dto, r, from, dfrom, dtype_, comm);
+  if (call_ == "reduce_scatter_v") return nexar_reduce_scatter_v(s, r, to, dtype_, op_, comm);
   if (name_ == "allreduce") return nexar_allreduce(s, r, n, dtype_, op_, comm);
   if (name_ == "broadcast") return nexar_broadcast(r, n, dtype_, root_, comm);
   if (name_ == "reduce") return nexar_reduce(s, r, n, dtype_, op_, root_, comm);
@@ -132,6 +169,10 @@ double BenchCollective::expected(size_t i) const {
   if (name_ == "broadcast") return value(root_, i);
   if (name_ == "scatter") return value(root_, static_cast<size_t>(rank_) * n + i);
   if (name_ == "allgather" || name_ == "gather") return value(static_cast<int>(i / n), i % n);
+  if (call_ == "alltoallv_skew") {  // block q of vcounts_from_[q] elements from rank q
+    const size_t b = vcounts_from_[0], q = i / b;
+    return value(static_cast<int>(q), (rank_ == 0 ? 0 : 4 * n + (static_cast<size_t>(rank_) - 1) * n) + i % b);
+  }
   if (name_ == "alltoall") return value(static_cast<int>(i / n), static_cast<size_t>(rank_) * n + i % n);
   return 0;
 }
@@ -180,7 +221,7 @@ bool BenchCollective::check(std::string* why) const {
     store(want_elem, 0, expected(i));  // the expectation in the type
     const double want = load(want_elem, 0), got = load(recv_.get(), i);
     if (got == want || std::fabs(got - want) <= tol * std::fabs(want)) continue;
-    if (why) *why = name_ + ": element " + std::to_string(i) + " is " + std::to_string(got) + ", want " +
+    if (why) *why = call_ + ": element " + std::to_string(i) + " is " + std::to_string(got) + ", want " +
                     std::to_string(want);
     return false;
   }

@@ -44,13 +44,16 @@ class BenchCollective {
   void store(unsigned char* p, size_t i, double v) const;
   double load(const unsigned char* p, size_t i) const;
 
-  std::string name_;
+  std::string call_;  // as asked for ("alltoallv_skew")
+  std::string name_;  // the fixed-count collective it moves the data of ("alltoall")
   int rank_, size_;
   nexar_dtype_t dtype_;
   nexar_op_t op_;
   int root_;
   size_t es_, count_ = 0, bytes_ = 0, send_elems_ = 0, recv_elems_ = 0;
   Buffer send_, recv_;
+  // The collectives with a count per rank: elements to / from each rank and their offsets.
+  std::vector<size_t> vcounts_to_, vcounts_from_, vdispls_to_, vdispls_from_;
 };
 
 }  // namespace nexar_bench

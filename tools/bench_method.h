@@ -59,7 +59,9 @@ static inline double bench_busbw_factor(const char* coll, int p) {
   if (p <= 1) return strcmp(coll, "allreduce") == 0 ? 0.0 : 1.0;
   if (strcmp(coll, "allreduce") == 0) return 2.0 * (n - 1) / n;
   if (strcmp(coll, "allgather") == 0 || strcmp(coll, "reduce_scatter") == 0 || strcmp(coll, "alltoall") == 0 ||
-      strcmp(coll, "gather") == 0 || strcmp(coll, "scatter") == 0)
+      strcmp(coll, "gather") == 0 || strcmp(coll, "scatter") == 0 || strcmp(coll, "allgatherv") == 0 ||
+      strcmp(coll, "reduce_scatter_v") == 0 || strcmp(coll, "alltoallv") == 0 || strcmp(coll, "alltoallv_skew") == 0 ||
+      strcmp(coll, "gatherv") == 0 || strcmp(coll, "scatterv") == 0)
     return (n - 1) / n;
   return 1.0;
 }

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Allreduce (float32, sum), nexar against Open MPI, measured back to back in one go with the
+# A collective (allreduce by default, float32, sum), nexar against Open MPI, measured back to back in one go with the
 # same method (tools/bench_method.h, ../shared/design/BENCHMARKS.md), interleaving the
 # systems and repeating, then a table of the medians of the rounds and their ratios, and a
 # plot of busbw against message size (tools/plot_busbw.sh, needs gnuplot).
 #
 #   tools/compare_allreduce.sh [BUILD_DIR] [ROUNDS]      (defaults: build, 3)
-#   environment: TARGET (seconds per size, default 0.2), NPS (default "2 4 8"),
+#   environment: COLL (default allreduce; any collective both mpi-bench and nexar-bench know:
+#                broadcast, allgather, reduce_scatter, alltoall, alltoallv, alltoallv_skew),
+#                TARGET (seconds per size, default 0.2), NPS (default "2 4 8"),
 #                SIZES (default 4,1K,64K,1M,16M,64M),
 #                SYSTEMS (default "nexar-shm ompi-shm nexar-quic ompi-tcp"),
 #                PLOT (the PNG to write, default BUILD_DIR/compare_allreduce.png; empty: none)
@@ -19,6 +21,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 rounds=${2:-3}
 target=${TARGET:-0.2}
+coll=${COLL:-allreduce}
 nps=${NPS:-"2 4 8"}
 sizes=${SIZES:-4,1K,64K,1M,16M,64M}
 read -r -a systems <<< "${SYSTEMS:-nexar-shm ompi-shm nexar-quic ompi-tcp}"
@@ -38,7 +41,7 @@ done
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpi_common=(--oversubscribe --bind-to none --mca pml ob1 --mca oob_tcp_if_include lo)
-bench_args=(-c allreduce -t "$target" -l "$sizes")
+bench_args=(-c "$coll" -t "$target" -l "$sizes")
 results=$(mktemp)
 medians=$(mktemp)
 trap 'rm -f "$results" "$medians"' EXIT
@@ -53,7 +56,7 @@ run() {
     ompi-tcp) out=$(timeout 600 mpirun -np "$np" "${mpi_common[@]}" --mca btl tcp,self --mca btl_tcp_if_include lo \
                       "$mpi_bench" "${bench_args[@]}") ;;
   esac
-  echo "$out" | awk -v s="$system" -v np="$np" '$1 == "allreduce" { print s, np, $2, $8; if ($11 != "ok") bad = 1 }
+  echo "$out" | awk -v s="$system" -v np="$np" -v c="$coll" '$1 == c { print s, np, $2, $8; if ($11 != "ok") bad = 1 }
     END { exit bad }' >> "$results" || { echo "$system np $np: a correctness check failed" >&2; exit 1; }
 }
 
@@ -74,7 +77,7 @@ sort -k1,1 -k2,2n -k3,3n -k4,4g "$results" | awk '
   END { for (key in n) { c = n[key]; m = c % 2 ? v[key, (c + 1) / 2] : (v[key, c / 2] + v[key, c / 2 + 1]) / 2; print key, m } }' |
   sort -k2,2n -k3,3n -k1,1 > "$medians"
 
-echo "# allreduce float32 sum: median over $rounds rounds of each run's median (us); ratio = nexar / Open MPI"
+echo "# $coll float32 (reductions: sum): median over $rounds rounds of each run's median (us); ratio = nexar / Open MPI"
 echo "# $(nproc) cores, load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(($(date +%s) - start)) s in all"
 awk '{ t[$2 " " $3, $1] = $4; rows[$2 " " $3] = 1 }
   function fmt(x) { return x == "" ? "-" : sprintf("%.2f", x) }
@@ -89,6 +92,6 @@ awk '{ t[$2 " " $3, $1] = $4; rows[$2 " " $3] = 1 }
   { printf "%-4s %10s %12s %12s %8s %12s %12s %8s\n" np bytes nexar-shm ompi-shm ratio nexar-quic ompi-tcp ratio; cat; }
 
 if [ -n "$plot" ]; then
-  tools/plot_busbw.sh "$medians" "$plot" "allreduce float32 sum, median of $rounds rounds ($(nproc) cores)" ||
+  tools/plot_busbw.sh "$medians" "$plot" "$coll float32, median of $rounds rounds ($(nproc) cores)" ||
     echo "compare_allreduce.sh: no plot written (see above)" >&2
 fi

@@ -1,7 +1,7 @@
 /*
  * mpi-bench: the same measurement as nexar-bench (tools/bench_method.h, BENCHMARKS.md),
  * over MPI, for comparisons. float32 only; sum/min/max for the reductions.
- *   mpirun -np 4 mpi-bench [-c allreduce|broadcast|allgather|reduce_scatter|alltoall]
+ *   mpirun -np 4 mpi-bench [-c allreduce|broadcast|allgather|reduce_scatter|alltoall|alltoallv|alltoallv_skew]
  *                          [-b MIN] [-e MAX] [-f FACTOR | -l SIZE,SIZE...] [-t SECONDS]
  *                          [-n ITERS] [-w WARMUP] [-o sum|min|max] [--no-check]
  */
@@ -29,7 +29,8 @@ typedef struct {
 static void usage(const char* why) {
   if (rank_ == 0)
     fprintf(stderr,
-            "mpi-bench: %s\nusage: mpi-bench [-c allreduce|broadcast|allgather|reduce_scatter|alltoall] [-b MIN] "
+            "mpi-bench: %s\nusage: mpi-bench [-c allreduce|broadcast|allgather|reduce_scatter|alltoall|alltoallv|"
+            "alltoallv_skew] [-b MIN] "
             "[-e MAX] [-f FACTOR | -l SIZES] [-t SECONDS] [-n ITERS] [-w WARMUP] [-o sum|min|max] [--no-check]\n",
             why);
   MPI_Finalize();
@@ -70,7 +71,8 @@ static options parse(int argc, char** argv) {
     } else usage("unknown option");
   }
   if (strcmp(o.coll, "allreduce") && strcmp(o.coll, "broadcast") && strcmp(o.coll, "allgather") &&
-      strcmp(o.coll, "reduce_scatter") && strcmp(o.coll, "alltoall"))
+      strcmp(o.coll, "reduce_scatter") && strcmp(o.coll, "alltoall") && strcmp(o.coll, "alltoallv") &&
+      strcmp(o.coll, "alltoallv_skew"))
     usage("unknown collective");
   if (o.nsizes == 0) {
     if (factor <= 1) usage("-f must be > 1");
@@ -99,7 +101,10 @@ static float fold(const options* o, size_t i) {
 typedef struct {
   float *send, *recv;
   size_t count, bytes, send_elems, recv_elems;
+  int *sc, *sd, *rc, *rd; /* alltoallv: counts and displacements (as nexar-bench lays them out) */
 } buffers;
+
+static int skewed(const options* o) { return !strcmp(o->coll, "alltoallv_skew"); }
 
 static float* page_aligned(size_t elems) {
   void* p = NULL;
@@ -116,6 +121,19 @@ static buffers prepare(const options* o, size_t bytes) {
   b.bytes = family ? b.count * p * sizeof(float) : b.count * sizeof(float);
   b.send_elems = !strcmp(o->coll, "broadcast") ? 0 : family && strcmp(o->coll, "allgather") ? b.count * p : b.count;
   b.recv_elems = family && strcmp(o->coll, "reduce_scatter") ? b.count * p : b.count;
+  if (skewed(o)) { /* rank 0 receives 4 blocks from everyone; each rank sends bytes in all */
+    b.count = bytes / ((p + 3) * sizeof(float));
+    b.bytes = b.count * (p + 3) * sizeof(float);
+    b.send_elems = b.count * (p + 3);
+    b.recv_elems = rank_ == 0 ? 4 * b.count * p : b.count * p;
+  }
+  b.sc = malloc(p * sizeof(int)), b.sd = malloc(p * sizeof(int)), b.rc = malloc(p * sizeof(int)), b.rd = malloc(p * sizeof(int));
+  for (size_t j = 0; j < p; ++j) {
+    b.sc[j] = (int)(skewed(o) && j == 0 ? 4 * b.count : b.count);
+    b.rc[j] = (int)(skewed(o) && rank_ == 0 ? 4 * b.count : b.count);
+    b.sd[j] = j ? b.sd[j - 1] + b.sc[j - 1] : 0;
+    b.rd[j] = j ? b.rd[j - 1] + b.rc[j - 1] : 0;
+  }
   b.send = page_aligned(b.send_elems);
   b.recv = page_aligned(b.recv_elems);
   for (size_t i = 0; i < b.send_elems; ++i) b.send[i] = value(o, rank_, i);
@@ -131,7 +149,8 @@ static void run(const options* o, buffers* b) {
   else if (!strcmp(o->coll, "allgather")) MPI_Allgather(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, MPI_COMM_WORLD);
   else if (!strcmp(o->coll, "reduce_scatter"))
     MPI_Reduce_scatter_block(b->send, b->recv, n, MPI_FLOAT, o->op, MPI_COMM_WORLD);
-  else MPI_Alltoall(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, MPI_COMM_WORLD);
+  else if (!strcmp(o->coll, "alltoall")) MPI_Alltoall(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, MPI_COMM_WORLD);
+  else MPI_Alltoallv(b->send, b->sc, b->sd, MPI_FLOAT, b->recv, b->rc, b->rd, MPI_FLOAT, MPI_COMM_WORLD);
 }
 
 static float expected(const options* o, const buffers* b, size_t i) {
@@ -140,7 +159,11 @@ static float expected(const options* o, const buffers* b, size_t i) {
   if (!strcmp(o->coll, "reduce_scatter")) return fold(o, r * n + i);
   if (!strcmp(o->coll, "broadcast")) return value(o, 0, i);
   if (!strcmp(o->coll, "allgather")) return value(o, (int)(i / n), i % n);
-  return value(o, (int)(i / n), r * n + i % n); /* alltoall */
+  if (skewed(o)) { /* block q from rank q, at q's displacement for this rank */
+    const size_t blk = (size_t)b->rc[0];
+    return value(o, (int)(i / blk), (r == 0 ? 0 : 4 * n + (r - 1) * n) + i % blk);
+  }
+  return value(o, (int)(i / n), r * n + i % n); /* alltoall, alltoallv */
 }
 
 static void measure(const options* o, size_t size) {
@@ -174,6 +197,7 @@ static void measure(const options* o, size_t size) {
   free(samples);
   free(b.send);
   free(b.recv);
+  free(b.sc), free(b.sd), free(b.rc), free(b.rd);
   if (!good) MPI_Abort(MPI_COMM_WORLD, 1);
 }
 

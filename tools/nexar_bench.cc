@@ -1,5 +1,7 @@
 // nexar-bench: collective latency and bandwidth, in the style of nccl-tests.
 //   nexrun -np 4 nexar-bench [-c allreduce|...|all] [-b 4] [-e 64M] [-f 4 | -l 4,1K,64K]
+//   (the collectives with a count per rank run with equal counts and are sized as their
+//   fixed-count namesakes; alltoallv_skew: each rank sends SIZE bytes, 4x as much to rank 0)
 //                            [-t SECONDS | -n ITERS] [-w WARMUP] [-d float32] [-o sum]
 //                            [-r ROOT] [--algo NAME] [--no-check]
 // Method (../shared/design/BENCHMARKS.md, tools/bench_method.h): page-aligned buffers
@@ -100,9 +102,10 @@ Options parse(int argc, char** argv) {
 void force_algorithm(const Options& o) {
   if (o.algo.empty() || o.algo == "auto") return;
   if (o.colls.size() != 1) usage("--algo needs a single collective (-c)");
-  std::string spec = o.colls[0] + ":" + o.algo;
+  const std::string kind = o.colls[0] == "alltoallv_skew" ? "alltoallv" : o.colls[0];
+  std::string spec = kind + ":" + o.algo;
   for (const nexar::coll::AlgoDesc& d : nexar::coll::algo_table())
-    if (o.colls[0] == nexar::coll::coll_kind_name(d.kind) && o.algo == d.name) {
+    if (kind == nexar::coll::coll_kind_name(d.kind) && o.algo == d.name) {
       if (const char* old = std::getenv("NEXAR_ALGO"); old && *old) spec = std::string(old) + "," + spec;
       setenv("NEXAR_ALGO", spec.c_str(), 1);
       return;

@@ -278,6 +278,44 @@ NEXAR_API nexar_result_t nexar_iexscan(const void *sendbuf, void *recvbuf, size_
 NEXAR_API nexar_result_t nexar_ibarrier(nexar_comm_t comm, nexar_request_t *req);
 NEXAR_API nexar_result_t nexar_iallreduce_bucketed(void *const *bufs, const size_t *counts, size_t nbufs, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm, nexar_request_t *req);
 
+/* ---- Collectives with a count per rank ------------------------------------------------
+ * Counts and displacements are in elements; displacements count from the buffer's start
+ * and may leave gaps (never written) and come in any order. Arrays a rank does not use may
+ * be NULL (gatherv's recvcounts/displs and scatterv's sendcounts/displs away from the root).
+ * Zero counts send nothing. Every rank checks its counts against each peer it exchanges
+ * data with before any data moves: a pair that disagrees (alltoallv: my sendcounts[j] !=
+ * rank j's recvcounts[me]; allgatherv: rank i's sendcount != my recvcounts[i];
+ * reduce_scatter_v: recvcounts differ) gives NEXAR_ERR_MISMATCH on both ranks of the pair,
+ * e.g. "alltoallv: rank 1 sends 5 elements to rank 2 where rank 2 expects 4 from rank 1"
+ * (the others then fail with it too: the communicator is broken); never a hang, nothing
+ * written. A rank's block to itself that does not fit its own receive (sendcounts[r] !=
+ * recvcounts[r]) is NEXAR_ERR_INVALID_ARGUMENT naming both counts; the communicator stays
+ * usable. In place (sendbuf == recvbuf): allgatherv and the gatherv root find their own
+ * block at recvbuf + displs[rank] (sendcount is then not read); the scatterv root's block
+ * stays in sendbuf (recvcount not read); alltoallv reads its send blocks from recvbuf with
+ * sendcounts/sdispls before anything arrives; reduce_scatter_v as nexar_reduce_scatter.
+ * The non-blocking forms copy the count and displacement arrays: they may be freed once
+ * the call returns; the buffers must stay valid until the request completes. */
+
+/** Rank i contributes sendcount elements; every rank receives recvcounts[i] elements from rank i at recvbuf + displs[i]. */
+NEXAR_API nexar_result_t nexar_allgatherv(const void *sendbuf, size_t sendcount, void *recvbuf, const size_t *recvcounts, const size_t *displs, nexar_dtype_t dtype, nexar_comm_t comm);
+/** Root receives recvcounts[i] elements from rank i at recvbuf + displs[i] (recvbuf, recvcounts, displs ignored elsewhere). */
+NEXAR_API nexar_result_t nexar_gatherv(const void *sendbuf, size_t sendcount, void *recvbuf, const size_t *recvcounts, const size_t *displs, nexar_dtype_t dtype, int root, nexar_comm_t comm);
+/** Rank i receives recvcount elements, the root's sendcounts[i] elements at sendbuf + displs[i]. */
+NEXAR_API nexar_result_t nexar_scatterv(const void *sendbuf, const size_t *sendcounts, const size_t *displs, void *recvbuf, size_t recvcount, nexar_dtype_t dtype, int root, nexar_comm_t comm);
+/** Sends sendcounts[j] elements at sendbuf + sdispls[j] to rank j; receives recvcounts[i] elements from rank i at
+ *  recvbuf + rdispls[i]. Algorithms: pairwise (one partner at a time) and scattered (all posted at once, for small
+ *  blocks in large worlds), chosen by the cost model or NEXAR_ALGO=alltoallv:pairwise|scattered. */
+NEXAR_API nexar_result_t nexar_alltoallv(const void *sendbuf, const size_t *sendcounts, const size_t *sdispls, void *recvbuf, const size_t *recvcounts, const size_t *rdispls, nexar_dtype_t dtype, nexar_comm_t comm);
+/** sendbuf holds sum(recvcounts) elements (block i: recvcounts[i] elements, blocks end to end); rank i receives
+ *  block i reduced over all ranks with op. recvcounts must be the same on every rank. */
+NEXAR_API nexar_result_t nexar_reduce_scatter_v(const void *sendbuf, void *recvbuf, const size_t *recvcounts, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm);
+NEXAR_API nexar_result_t nexar_iallgatherv(const void *sendbuf, size_t sendcount, void *recvbuf, const size_t *recvcounts, const size_t *displs, nexar_dtype_t dtype, nexar_comm_t comm, nexar_request_t *req);
+NEXAR_API nexar_result_t nexar_igatherv(const void *sendbuf, size_t sendcount, void *recvbuf, const size_t *recvcounts, const size_t *displs, nexar_dtype_t dtype, int root, nexar_comm_t comm, nexar_request_t *req);
+NEXAR_API nexar_result_t nexar_iscatterv(const void *sendbuf, const size_t *sendcounts, const size_t *displs, void *recvbuf, size_t recvcount, nexar_dtype_t dtype, int root, nexar_comm_t comm, nexar_request_t *req);
+NEXAR_API nexar_result_t nexar_ialltoallv(const void *sendbuf, const size_t *sendcounts, const size_t *sdispls, void *recvbuf, const size_t *recvcounts, const size_t *rdispls, nexar_dtype_t dtype, nexar_comm_t comm, nexar_request_t *req);
+NEXAR_API nexar_result_t nexar_ireduce_scatter_v(const void *sendbuf, void *recvbuf, const size_t *recvcounts, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm, nexar_request_t *req);
+
 /* ------------------------------------------------------------------------------------ */
 /* Requests                                                                               */
 /* ------------------------------------------------------------------------------------ */

@@ -53,6 +53,22 @@ constexpr nexar_dtype_t dtype_of() {
   else static_assert(!sizeof(T), "no nexar dtype for this type");
 }
 
+// Throws Error(NEXAR_ERR_INVALID_ARGUMENT) unless counts and displs have an entry per rank
+// and every block [displs[i], displs[i] + counts[i]) lies inside a buffer of n elements
+// (the span overloads of the collectives with a count per rank check before calling).
+inline void check_blocks(const char* call, const char* buf, size_t n, std::span<const size_t> counts,
+                         std::span<const size_t> displs, size_t ranks) {
+  if (counts.size() < ranks || displs.size() < ranks)
+    throw Error(NEXAR_ERR_INVALID_ARGUMENT, std::string(call) + ": " + std::to_string(counts.size()) + " counts and " +
+                                                std::to_string(displs.size()) + " displacements for " +
+                                                std::to_string(ranks) + " ranks");
+  for (size_t i = 0; i < ranks; ++i)
+    if (counts[i] && (displs[i] > n || counts[i] > n - displs[i]))
+      throw Error(NEXAR_ERR_INVALID_ARGUMENT, std::string(call) + ": block " + std::to_string(i) + " of " + buf +
+                                                  " ends at element " + std::to_string(displs[i] + counts[i]) +
+                                                  " of a buffer of " + std::to_string(n) + " elements");
+}
+
 // A non-blocking operation. wait() completes it (throwing on failure); a Request dropped
 // unfinished is waited for by its destructor, errors ignored, so no buffer is left in use.
 class Request {
@@ -164,6 +180,95 @@ class Communicator {
   Request ibarrier() {
     nexar_request_t r = nullptr;
     check(nexar_ibarrier(comm_, &r), comm_, "nexar_ibarrier");
+    return Request(r);
+  }
+
+  // ---- collectives with a count per rank (nexar.h): counts and displacements in
+  // elements, one per rank; a block past its span throws NEXAR_ERR_INVALID_ARGUMENT naming
+  // both sizes before anything is sent. The i-forms return a Request; the spans' data must
+  // stay valid until it completes (the count arrays are copied).
+  template <typename T>
+  void allgatherv(std::span<const T> send, std::span<T> recv, std::span<const size_t> recvcounts,
+                  std::span<const size_t> displs) {
+    check_v(recv.size(), "recvbuf", recvcounts, displs, "nexar_allgatherv");
+    check(nexar_allgatherv(send.data(), send.size(), recv.data(), recvcounts.data(), displs.data(), dtype_of<T>(), comm_),
+          comm_, "nexar_allgatherv");
+  }
+  template <typename T>
+  Request iallgatherv(std::span<const T> send, std::span<T> recv, std::span<const size_t> recvcounts,
+                      std::span<const size_t> displs) {
+    check_v(recv.size(), "recvbuf", recvcounts, displs, "nexar_iallgatherv");
+    nexar_request_t r = nullptr;
+    check(nexar_iallgatherv(send.data(), send.size(), recv.data(), recvcounts.data(), displs.data(), dtype_of<T>(),
+                            comm_, &r), comm_, "nexar_iallgatherv");
+    return Request(r);
+  }
+  // recv, recvcounts and displs are read at the root only (empty spans elsewhere).
+  template <typename T>
+  void gatherv(std::span<const T> send, std::span<T> recv, std::span<const size_t> recvcounts,
+               std::span<const size_t> displs, int root) {
+    if (rank() == root) check_v(recv.size(), "recvbuf", recvcounts, displs, "nexar_gatherv");
+    check(nexar_gatherv(send.data(), send.size(), recv.data(), recvcounts.data(), displs.data(), dtype_of<T>(), root,
+                        comm_), comm_, "nexar_gatherv");
+  }
+  template <typename T>
+  Request igatherv(std::span<const T> send, std::span<T> recv, std::span<const size_t> recvcounts,
+                   std::span<const size_t> displs, int root) {
+    if (rank() == root) check_v(recv.size(), "recvbuf", recvcounts, displs, "nexar_igatherv");
+    nexar_request_t r = nullptr;
+    check(nexar_igatherv(send.data(), send.size(), recv.data(), recvcounts.data(), displs.data(), dtype_of<T>(), root,
+                         comm_, &r), comm_, "nexar_igatherv");
+    return Request(r);
+  }
+  // send, sendcounts and displs are read at the root only.
+  template <typename T>
+  void scatterv(std::span<const T> send, std::span<const size_t> sendcounts, std::span<const size_t> displs,
+                std::span<T> recv, int root) {
+    if (rank() == root) check_v(send.size(), "sendbuf", sendcounts, displs, "nexar_scatterv");
+    check(nexar_scatterv(send.data(), sendcounts.data(), displs.data(), recv.data(), recv.size(), dtype_of<T>(), root,
+                         comm_), comm_, "nexar_scatterv");
+  }
+  template <typename T>
+  Request iscatterv(std::span<const T> send, std::span<const size_t> sendcounts, std::span<const size_t> displs,
+                    std::span<T> recv, int root) {
+    if (rank() == root) check_v(send.size(), "sendbuf", sendcounts, displs, "nexar_iscatterv");
+    nexar_request_t r = nullptr;
+    check(nexar_iscatterv(send.data(), sendcounts.data(), displs.data(), recv.data(), recv.size(), dtype_of<T>(), root,
+                          comm_, &r), comm_, "nexar_iscatterv");
+    return Request(r);
+  }
+  template <typename T>
+  void alltoallv(std::span<const T> send, std::span<const size_t> sendcounts, std::span<const size_t> sdispls,
+                 std::span<T> recv, std::span<const size_t> recvcounts, std::span<const size_t> rdispls) {
+    check_v(send.size(), "sendbuf", sendcounts, sdispls, "nexar_alltoallv");
+    check_v(recv.size(), "recvbuf", recvcounts, rdispls, "nexar_alltoallv");
+    check(nexar_alltoallv(send.data(), sendcounts.data(), sdispls.data(), recv.data(), recvcounts.data(),
+                          rdispls.data(), dtype_of<T>(), comm_), comm_, "nexar_alltoallv");
+  }
+  template <typename T>
+  Request ialltoallv(std::span<const T> send, std::span<const size_t> sendcounts, std::span<const size_t> sdispls,
+                     std::span<T> recv, std::span<const size_t> recvcounts, std::span<const size_t> rdispls) {
+    check_v(send.size(), "sendbuf", sendcounts, sdispls, "nexar_ialltoallv");
+    check_v(recv.size(), "recvbuf", recvcounts, rdispls, "nexar_ialltoallv");
+    nexar_request_t r = nullptr;
+    check(nexar_ialltoallv(send.data(), sendcounts.data(), sdispls.data(), recv.data(), recvcounts.data(),
+                           rdispls.data(), dtype_of<T>(), comm_, &r), comm_, "nexar_ialltoallv");
+    return Request(r);
+  }
+  // send: sum(recvcounts) elements; recv: at least recvcounts[rank()].
+  template <typename T>
+  void reduce_scatter_v(std::span<const T> send, std::span<T> recv, std::span<const size_t> recvcounts, nexar_op_t op) {
+    check_rs(send.size(), recv.size(), recvcounts, "nexar_reduce_scatter_v");
+    check(nexar_reduce_scatter_v(send.data(), recv.data(), recvcounts.data(), dtype_of<T>(), op, comm_), comm_,
+          "nexar_reduce_scatter_v");
+  }
+  template <typename T>
+  Request ireduce_scatter_v(std::span<const T> send, std::span<T> recv, std::span<const size_t> recvcounts,
+                            nexar_op_t op) {
+    check_rs(send.size(), recv.size(), recvcounts, "nexar_ireduce_scatter_v");
+    nexar_request_t r = nullptr;
+    check(nexar_ireduce_scatter_v(send.data(), recv.data(), recvcounts.data(), dtype_of<T>(), op, comm_, &r), comm_,
+          "nexar_ireduce_scatter_v");
     return Request(r);
   }
 
@@ -305,6 +410,20 @@ class Communicator {
     int v = -1;
     check(fn(comm_, &v), comm_, name);
     return v;
+  }
+  void check_v(size_t n, const char* buf, std::span<const size_t> counts, std::span<const size_t> displs,
+               const char* call) const {
+    check_blocks(call, buf, n, counts, displs, static_cast<size_t>(size()));
+  }
+  void check_rs(size_t nsend, size_t nrecv, std::span<const size_t> recvcounts, const char* call) const {
+    const size_t p = static_cast<size_t>(size()), me = static_cast<size_t>(rank());
+    size_t total = 0;
+    for (size_t i = 0; i < p && i < recvcounts.size(); ++i) total += recvcounts[i];
+    if (recvcounts.size() < p || total > nsend || recvcounts[me] > nrecv)
+      throw Error(NEXAR_ERR_INVALID_ARGUMENT,
+                  std::string(call) + ": " + std::to_string(recvcounts.size()) + " recvcounts for " +
+                      std::to_string(p) + " ranks adding up to " + std::to_string(total) + " elements, sendbuf holds " +
+                      std::to_string(nsend) + ", recvbuf " + std::to_string(nrecv));
   }
   void reset() {
     pending_.clear();  // each Request waits for its operation

@@ -17,9 +17,12 @@ namespace nexar::api {
 
 namespace {
 // A queued collective: recorded as such until it runs.
-comm::CollTaskPtr task_for(const std::shared_ptr<comm::Comm>& c, const CollArgs& args) {
+// keep: what args point into that the caller need not keep alive (copied count arrays).
+comm::CollTaskPtr task_for(const std::shared_ptr<comm::Comm>& c, const CollArgs& args,
+                           std::shared_ptr<const void> keep) {
   const uint64_t queued = c->recorder().note_queued(comm::coll_facts(args, 0, c->size()));
-  return std::make_shared<comm::CollTask>([c, args, queued] { return comm::run_collective(*c, args, queued); });
+  return std::make_shared<comm::CollTask>(
+      [c, args, queued, keep] { return comm::run_collective(*c, args, queued); });
 }
 }  // namespace
 
@@ -31,7 +34,8 @@ Status barrier_of(const std::shared_ptr<comm::Comm>& c) {
 }
 
 // Blocking when req is NULL; otherwise queued, and *req completes it.
-nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args, nexar_request_t* req, bool nonblocking) {
+nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args_in, nexar_request_t* req, bool nonblocking) {
+  CollArgs args = args_in;
   if (nonblocking) {
     if (!req) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, "request pointer is NULL"));
     *req = nullptr;
@@ -54,18 +58,18 @@ nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args, nexar_r
     comm::Comm* c = comm->comm.get();
     return finish(comm, queue.run_blocking_fn([c, args] { return comm::run_collective(*c, args); }));
   }
-  if (!task) task = task_for(comm->comm, args);
+  if (!task) {
+    std::shared_ptr<const void> keep;
+    if (coll::is_vector_kind(args.kind)) keep = own_count_arrays(&args, comm->comm->rank(), comm->comm->size());
+    task = task_for(comm->comm, args, std::move(keep));
+  }
   queue.submit(task);
   *req = new nexar_request{comm->comm, nullptr, task, comm};
   return NEXAR_SUCCESS;
 }
 
-}  // namespace nexar::api
-
-namespace {
-
-CollArgs make(CollKind kind, const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
-              nexar_op_t op = NEXAR_SUM, int root = 0) {
+CollArgs coll_args(CollKind kind, const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype, nexar_op_t op,
+                   int root) {
   CollArgs a;
   a.kind = kind;
   a.sendbuf = sendbuf;
@@ -75,6 +79,15 @@ CollArgs make(CollKind kind, const void* sendbuf, void* recvbuf, size_t count, n
   a.op = op;
   a.root = root;
   return a;
+}
+
+}  // namespace nexar::api
+
+namespace {
+
+CollArgs make(CollKind kind, const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
+              nexar_op_t op = NEXAR_SUM, int root = 0) {
+  return nexar::api::coll_args(kind, sendbuf, recvbuf, count, dtype, op, root);
 }
 
 CollArgs bucketed(void* const* bufs, const size_t* counts, size_t nbufs, nexar_dtype_t dtype, nexar_op_t op) {

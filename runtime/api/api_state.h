@@ -6,6 +6,7 @@
 #include <string>
 
 #include "bootstrap/world.h"
+#include "collectives/collective.h"
 #include "comm/coll_queue.h"
 #include "comm/comm.h"
 #include "p2p/request.h"
@@ -34,6 +35,16 @@ const char* last_error(nexar_comm_t comm);
 Status check_buffer(const void* buf, size_t count, nexar_dtype_t dtype, const char* what, size_t* bytes);
 // Runs a barrier on c through its collective queue (in order with other collectives).
 Status barrier_of(const std::shared_ptr<comm::Comm>& c);
+
+// Runs a collective (api_collectives.cc): blocking when nonblocking is false, else queued
+// with *req completing it.
+nexar_result_t start_collective(nexar_comm_t comm, const coll::CollArgs& args, nexar_request_t* req, bool nonblocking);
+// CollArgs of the fixed-count form (the arrays left NULL).
+coll::CollArgs coll_args(coll::CollKind kind, const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
+                         nexar_op_t op, int root);
+// Copies the count and displacement arrays a queued collective with a count per rank
+// reads on this rank, points args at the copies, and returns their owner.
+std::shared_ptr<const void> own_count_arrays(coll::CollArgs* args, int rank, int size);
 // Checks a peer rank (any_ok: NEXAR_ANY_SOURCE allowed).
 Status check_peer(const comm::Comm& c, int peer, bool any_ok);
 

@@ -38,6 +38,12 @@ NX_DECLARE_ALGO(allreduce_shm_direct)
 NX_DECLARE_ALGO(allreduce_shm_stage)
 NX_DECLARE_ALGO(broadcast_shm_flat)
 NX_DECLARE_ALGO(barrier_shm_flat)
+NX_DECLARE_ALGO(allgatherv_ring)
+NX_DECLARE_ALGO(gatherv_linear)
+NX_DECLARE_ALGO(scatterv_linear)
+NX_DECLARE_ALGO(alltoallv_pairwise)
+NX_DECLARE_ALGO(alltoallv_scattered)
+NX_DECLARE_ALGO(reduce_scatter_v_ring)
 
 #undef NX_DECLARE_ALGO
 

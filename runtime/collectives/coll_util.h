@@ -13,17 +13,29 @@ namespace nexar::coll {
 
 // count elements cut into n consecutive blocks whose lengths differ by at most one
 // (the first count % n blocks are one longer). off(n) == count.
+// With voff and vlen set (the collectives with a count per rank), block i is instead
+// vlen[i] elements at voff[i]: any lengths, any order, gaps between them; span() is then
+// meaningless and only off, len and max_len apply.
 struct Blocks {
   size_t count;
   int n;
+  const size_t* voff = nullptr;
+  const size_t* vlen = nullptr;
   size_t off(int i) const {
+    if (voff) return voff[i];
     const size_t q = count / static_cast<size_t>(n), r = count % static_cast<size_t>(n);
     const size_t ui = static_cast<size_t>(i);
     return q * ui + (ui < r ? ui : r);
   }
-  size_t len(int i) const { return off(i + 1) - off(i); }
+  size_t len(int i) const { return vlen ? vlen[i] : off(i + 1) - off(i); }
   // Elements of blocks [lo, hi).
   size_t span(int lo, int hi) const { return off(hi) - off(lo); }
+  // The longest block (the first one when the blocks are balanced).
+  size_t max_len() const {
+    size_t m = len(0);
+    for (int i = 1; vlen && i < n; ++i) m = vlen[i] > m ? vlen[i] : m;
+    return m;
+  }
 };
 
 inline unsigned char* at(void* base, size_t elems, size_t esize) {

@@ -5,6 +5,7 @@
 #include "collectives/algorithms.h"
 #include "collectives/select.h"
 #include "collectives/shm_slots.h"
+#include "collectives/vcount_check.h"
 #include "core/dtype.h"
 #include "core/log.h"
 
@@ -29,6 +30,16 @@ void log_choice(const CollArgs& a, int p, CollTransport t, const Choice& c) {
 
 }  // namespace
 
+bool uses_op(CollKind k) {
+  return k == CollKind::ALLREDUCE || k == CollKind::REDUCE || k == CollKind::REDUCE_SCATTER || k == CollKind::SCAN ||
+         k == CollKind::EXSCAN || k == CollKind::ALLREDUCE_BUCKETED || k == CollKind::REDUCE_SCATTER_V;
+}
+
+bool uses_root(CollKind k) {
+  return k == CollKind::BROADCAST || k == CollKind::REDUCE || k == CollKind::GATHER || k == CollKind::SCATTER ||
+         k == CollKind::GATHERV || k == CollKind::SCATTERV;
+}
+
 const char* coll_kind_name(CollKind kind) {
   switch (kind) {
     case CollKind::ALLREDUCE: return "allreduce";
@@ -43,6 +54,11 @@ const char* coll_kind_name(CollKind kind) {
     case CollKind::EXSCAN: return "exscan";
     case CollKind::BARRIER: return "barrier";
     case CollKind::ALLREDUCE_BUCKETED: return "allreduce_bucketed";
+    case CollKind::ALLGATHERV: return "allgatherv";
+    case CollKind::GATHERV: return "gatherv";
+    case CollKind::SCATTERV: return "scatterv";
+    case CollKind::ALLTOALLV: return "alltoallv";
+    case CollKind::REDUCE_SCATTER_V: return "reduce_scatter_v";
   }
   return "invalid";
 }
@@ -57,6 +73,7 @@ Status run_collective(CollContext& ctx, const CollArgs& args) {
   log_choice(args, p, t, c);
   ctx.note_algorithm(c.algo->name);
   Status st = c.algo->hears_all || p == 1 ? Status::Ok() : agreement_round(ctx);
+  if (st.ok() && is_vector_kind(args.kind) && p > 1) st = check_vector_counts(ctx, args);
   if (st.ok()) st = c.algo->run(ctx, args);
   if (!st.ok()) return st.with_context(strprintf("%s (%s)", coll_kind_name(args.kind), c.algo->name));
   return st;

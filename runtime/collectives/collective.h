@@ -8,6 +8,17 @@
 //   ALLTOALL: count = elements to and from each rank (both buffers hold size*count).
 //   BARRIER: nothing. BROADCAST: the buffer is recvbuf (sendbuf is ignored).
 //   ALLREDUCE_BUCKETED: bufs[0..nbufs) with counts[0..nbufs), reduced in place.
+// The kinds with a count per rank (is_vector_kind) take their counts from the arrays
+// (elements; displacements in elements from the buffer's start) and leave count 0:
+//   ALLGATHERV: count = sendcount; recvcounts/rdispls: what arrives from each rank.
+//   GATHERV: count = sendcount; recvcounts/rdispls read at the root only.
+//   SCATTERV: count = recvcount; sendcounts/sdispls read at the root only.
+//   ALLTOALLV: sendcounts/sdispls and recvcounts/rdispls, one entry per rank.
+//   REDUCE_SCATTER_V: recvcounts (the same on every rank); sendbuf holds their sum.
+//   In place as above: ALLGATHERV and GATHERV (root) with sendbuf == recvbuf or
+//   recvbuf + rdispls[rank]; SCATTERV root with recvbuf == sendbuf or sendbuf + sdispls[root];
+//   ALLTOALLV with sendbuf == recvbuf (the data to send is read before anything arrives);
+//   REDUCE_SCATTER_V with sendbuf == recvbuf (the result goes to its first recvcounts[rank]).
 // In place: sendbuf == recvbuf. For ALLGATHER and GATHER (root) the contribution is then
 // already in recvbuf at rank*count; sendbuf == recvbuf + rank*count is also accepted. For
 // REDUCE_SCATTER in place, recvbuf holds size*count inputs and the result goes to its first
@@ -16,6 +27,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "collectives/coll_context.h"
 #include "core/status.h"
@@ -36,8 +48,20 @@ enum class CollKind {
   EXSCAN,
   BARRIER,
   ALLREDUCE_BUCKETED,
+  ALLGATHERV,
+  GATHERV,
+  SCATTERV,
+  ALLTOALLV,
+  REDUCE_SCATTER_V,
 };
-constexpr int kCollKindCount = 12;
+constexpr int kCollKindCount = 17;
+
+// The kinds with a count per rank (ALLGATHERV .. REDUCE_SCATTER_V).
+inline bool is_vector_kind(CollKind k) { return k >= CollKind::ALLGATHERV; }
+
+// Whether a kind takes an op, a root.
+bool uses_op(CollKind k);
+bool uses_root(CollKind k);
 
 // "allreduce", "reduce_scatter", ... (the names NEXAR_ALGO uses).
 const char* coll_kind_name(CollKind kind);
@@ -53,6 +77,10 @@ struct CollArgs {
   void* const* bufs = nullptr;  // ALLREDUCE_BUCKETED
   const size_t* counts = nullptr;
   size_t nbufs = 0;
+  const size_t* sendcounts = nullptr;  // the kinds with a count per rank
+  const size_t* sdispls = nullptr;
+  const size_t* recvcounts = nullptr;
+  const size_t* rdispls = nullptr;
 };
 
 // Local checks only (dtype, op, root in [0, size), NULL buffers with a non-zero count,
@@ -60,6 +88,12 @@ struct CollArgs {
 // its value. Arguments a collective ignores (op of a broadcast, root of an allreduce,
 // recvbuf of a non-root gather) are not checked.
 Status validate_collective_args(const CollArgs& args, int rank, int size);
+
+// The part of validate_collective_args for the kinds with a count per rank: NULL arrays,
+// NULL buffers with a non-zero count, a displacement plus its count past size_t.
+Status validate_vector_args(const CollArgs& args, int rank, int size);
+// NEXAR_ERR_INVALID_ARGUMENT "<kind>: <what>".
+Status invalid(const CollArgs& args, const std::string& what);
 
 // Picks the algorithm (NEXAR_ALGO, else the cost model), logs the choice, and runs it.
 // Arguments must have passed validate_collective_args.

@@ -16,7 +16,7 @@ Status ring_reduce_scatter(CollContext& ctx, const RingSpec& spec, const void* i
     copy_elems(out, at(in, b.off(0), es), b.len(0), es);
     return Status::Ok();
   }
-  const size_t maxlen = b.len(0);  // the first block is the longest
+  const size_t maxlen = b.max_len();
   TempBuf acc, rbuf;
   NX_RETURN_IF_ERROR(acc.alloc(maxlen * es, "ring reduce-scatter accumulator"));
   NX_RETURN_IF_ERROR(rbuf.alloc(maxlen * es, "ring reduce-scatter receive buffer"));

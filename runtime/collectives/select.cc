@@ -61,6 +61,15 @@ Status parse_algo_overrides(const std::string& spec, std::array<std::string, kCo
   return Status::Ok();
 }
 
+namespace {
+double sum_of(const size_t* counts, int p) {  // NULL (not validated: the table's tests) is 0
+  double n = 0;
+  if (!counts) return n;
+  for (int i = 0; i < p; ++i) n += static_cast<double>(counts[i]);
+  return n;
+}
+}  // namespace
+
 double collective_bytes(const CollArgs& a, int p) {
   const double es = static_cast<double>(dtype_size(a.dtype));
   switch (a.kind) {
@@ -68,6 +77,10 @@ double collective_bytes(const CollArgs& a, int p) {
     case CollKind::REDUCE_SCATTER: case CollKind::ALLTOALL:
       return static_cast<double>(a.count) * es * p;
     case CollKind::BARRIER: return 0;
+    case CollKind::ALLGATHERV: case CollKind::REDUCE_SCATTER_V: return sum_of(a.recvcounts, p) * es;
+    // Arrays only a root reads: the model charges this rank's block p times.
+    case CollKind::GATHERV: case CollKind::SCATTERV: return static_cast<double>(a.count) * es * p;
+    case CollKind::ALLTOALLV: return sum_of(a.sendcounts, p) * es;
     case CollKind::ALLREDUCE_BUCKETED: {
       double n = 0;
       for (size_t i = 0; i < a.nbufs; ++i) n += static_cast<double>(a.counts[i]);
@@ -132,7 +145,8 @@ Status choose(const CollArgs& a, int p, CollTransport transport, Choice* out, co
 }  // namespace
 
 Status select_algorithm(const CollArgs& a, int p, CollTransport transport, Choice* out, const SlotCaps& caps) {
-  if (a.kind == CollKind::ALLREDUCE_BUCKETED) return choose(a, p, transport, out, caps);
+  // The kinds whose size is in arrays are never remembered (the key would not hold it).
+  if (a.kind == CollKind::ALLREDUCE_BUCKETED || is_vector_kind(a.kind)) return choose(a, p, transport, out, caps);
   RememberedChoice& r = t_remembered[static_cast<int>(a.kind)];
   const uint64_t gen = params::generation();
   if (r.matches(gen, a, p, transport, caps)) {

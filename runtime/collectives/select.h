@@ -21,7 +21,8 @@ struct Choice {
 Status parse_algo_overrides(const std::string& spec, std::array<std::string, kCollKindCount>* out);
 
 // The bytes the cost model charges for a call (the vector, or size * count for the
-// gather / scatter family, or the sum of the buckets).
+// gather / scatter family, or the sum of the buckets; with a count per rank: the sum of
+// recvcounts, alltoallv's sum of sendcounts, gatherv's and scatterv's own count * size).
 double collective_bytes(const CollArgs& args, int p);
 
 // A forced algorithm that cannot run with p ranks (or without the slots it needs, see

@@ -6,11 +6,13 @@
 #include "core/dtype.h"
 
 namespace nexar::coll {
-namespace {
 
 Status invalid(const CollArgs& a, const std::string& what) {
   return Status(NEXAR_ERR_INVALID_ARGUMENT, strprintf("%s: %s", coll_kind_name(a.kind), what.c_str()));
 }
+
+namespace {
+
 
 // The value of a C enum argument read as an int: a caller may pass any int, and loading
 // an out-of-range value as the enum type is undefined behaviour (UBSan: -fsanitize=enum).
@@ -20,15 +22,6 @@ int raw_value(const E& e) {
   int v;
   std::memcpy(&v, &e, sizeof v);
   return v;
-}
-
-bool uses_op(CollKind k) {
-  return k == CollKind::ALLREDUCE || k == CollKind::REDUCE || k == CollKind::REDUCE_SCATTER || k == CollKind::SCAN ||
-         k == CollKind::EXSCAN || k == CollKind::ALLREDUCE_BUCKETED;
-}
-
-bool uses_root(CollKind k) {
-  return k == CollKind::BROADCAST || k == CollKind::REDUCE || k == CollKind::GATHER || k == CollKind::SCATTER;
 }
 
 // Elements each buffer holds: the vector, or size * count for the gather/scatter family
@@ -54,6 +47,8 @@ Extents extents(const CollArgs& a, int rank, int size) {
     case CollKind::REDUCE_SCATTER: e.send = all; e.recv = a.count; e.overflow = !all_fits; break;
     case CollKind::ALLTOALL: e.send = e.recv = all; e.overflow = !all_fits; break;
     case CollKind::BARRIER: case CollKind::ALLREDUCE_BUCKETED: break;
+    case CollKind::ALLGATHERV: case CollKind::GATHERV: case CollKind::SCATTERV: case CollKind::ALLTOALLV:
+    case CollKind::REDUCE_SCATTER_V: break;  // validate_vector_args
   }
   return e;
 }
@@ -71,6 +66,7 @@ Status validate_collective_args(const CollArgs& a, int rank, int size) {
   if (uses_root(a.kind) && (a.root < 0 || a.root >= size))
     return invalid(a, strprintf("root %d is outside [0, %d)", a.root, size));
   if (!has_data) return Status::Ok();
+  if (is_vector_kind(a.kind)) return validate_vector_args(a, rank, size);
   const size_t es = dtype_size(a.dtype);
   if (a.kind == CollKind::ALLREDUCE_BUCKETED) {
     if (a.nbufs > 0 && (a.bufs == nullptr || a.counts == nullptr))

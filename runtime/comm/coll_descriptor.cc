@@ -6,13 +6,6 @@ namespace nexar::comm {
 
 using coll::CollKind;
 
-bool uses_op(CollKind k) {
-  return k == CollKind::ALLREDUCE || k == CollKind::REDUCE || k == CollKind::REDUCE_SCATTER || k == CollKind::SCAN ||
-         k == CollKind::EXSCAN || k == CollKind::ALLREDUCE_BUCKETED;
-}
-bool uses_root(CollKind k) {
-  return k == CollKind::BROADCAST || k == CollKind::REDUCE || k == CollKind::GATHER || k == CollKind::SCATTER;
-}
 bool uses_data(CollKind k) { return k != CollKind::BARRIER; }
 
 namespace {
@@ -24,7 +17,8 @@ std::string describe(uint64_t d) {
   unsigned root = static_cast<unsigned>((d >> 32) & 0xfffff);
   unsigned count = static_cast<unsigned>(d & 0xffffffffu);
   std::string s = std::string(coll::coll_kind_name(kind)) + "(";
-  if (uses_data(kind)) s += strprintf("count %u, %s", count, dtype_name(dtype));
+  if (coll::is_vector_kind(kind)) s += dtype_name(dtype);  // counts per rank: checked pair by pair
+  else if (uses_data(kind)) s += strprintf("count %u, %s", count, dtype_name(dtype));
   if (uses_op(kind)) s += std::string(", ") + op_name(op);
   if (uses_root(kind)) s += strprintf(", root %u", root - 1);
   return s + ")";
@@ -38,6 +32,7 @@ uint64_t pack_descriptor(const coll::CollArgs& a) {
     count = 0;
     for (size_t i = 0; i < a.nbufs; ++i) count += a.counts[i];
   }
+  if (coll::is_vector_kind(a.kind)) count = 0;  // ranks pass different counts (vcount_check.h)
   uint64_t d = static_cast<uint64_t>(a.kind) << 59;
   if (uses_data(a.kind)) d |= (static_cast<uint64_t>(a.dtype) & 0xf) << 55 | (count & 0xffffffffu);
   if (uses_op(a.kind)) d |= (static_cast<uint64_t>(a.op) & 0x7) << 52;

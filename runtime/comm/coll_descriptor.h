@@ -2,7 +2,8 @@
 // packed into the 64 bits every collective message carries, so a rank that receives data
 // of a different collective says exactly what differed instead of hanging.
 //   bits 63..59 kind, 58..55 dtype, 54..52 op, 51..32 root + 1 (0: none), 31..0 count (low bits)
-// Arguments a kind ignores (a broadcast's op, an allreduce's root) are left out.
+// Arguments a kind ignores (a broadcast's op, an allreduce's root) are left out; the kinds
+// with a count per rank carry count 0 (their counts are checked pair by pair).
 #pragma once
 
 #include <cstdint>
@@ -12,9 +13,9 @@
 
 namespace nexar::comm {
 
-// Whether a kind takes an op, a root, data (count and dtype).
-bool uses_op(coll::CollKind k);
-bool uses_root(coll::CollKind k);
+// Whether a kind takes an op, a root (collective.h), data (count and dtype).
+using coll::uses_op;
+using coll::uses_root;
 bool uses_data(coll::CollKind k);
 
 uint64_t pack_descriptor(const coll::CollArgs& args);

@@ -1,0 +1,93 @@
+#include "collectives/vcount_check.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace nexar::coll {
+namespace {
+
+constexpr int kTagCounts = 201;
+
+bool in_place(const CollArgs& a) { return a.sendbuf != nullptr && a.sendbuf == a.recvbuf; }
+
+// What rank r itself contributes to an allgatherv or a gatherv: an in-place call's block
+// is already in recvbuf, recvcounts[r] long.
+size_t own_count(const CollArgs& a, int r) {
+  const bool has_recv = a.kind == CollKind::ALLGATHERV || r == a.root;
+  return has_recv && in_place(a) && a.recvcounts ? a.recvcounts[r] : a.count;
+}
+
+// Ranks that exchange data with rank r: everyone, or the root and its members.
+bool exchanges_with(const CollArgs& a, int r, int j) {
+  if (j == r) return false;
+  if (a.kind == CollKind::GATHERV || a.kind == CollKind::SCATTERV) return r == a.root || j == a.root;
+  return true;
+}
+
+struct Wire {
+  uint64_t send, recv;  // elements: sent to the receiver of this message, expected from it
+};
+
+// The same text on both ranks of the pair.
+Status mismatch(const char* kind, int from, uint64_t sends, int to, uint64_t expects) {
+  return Status(NEXAR_ERR_MISMATCH, strprintf("%s: rank %d sends %llu elements to rank %d where rank %d expects %llu from "
+                                              "rank %d", kind, from, static_cast<unsigned long long>(sends), to, to,
+                                              static_cast<unsigned long long>(expects), from));
+}
+
+}  // namespace
+
+size_t vcount_send_to(const CollArgs& a, int r, int j) {
+  switch (a.kind) {
+    case CollKind::ALLTOALLV: return a.sendcounts[j];
+    case CollKind::ALLGATHERV: return own_count(a, r);
+    case CollKind::REDUCE_SCATTER_V: return a.recvcounts[j];
+    case CollKind::GATHERV: return r != a.root && j == a.root ? own_count(a, r) : 0;
+    case CollKind::SCATTERV: return r == a.root ? a.sendcounts[j] : 0;
+    default: return 0;
+  }
+}
+
+size_t vcount_recv_from(const CollArgs& a, int r, int j) {
+  switch (a.kind) {
+    case CollKind::ALLTOALLV: case CollKind::ALLGATHERV: return a.recvcounts[j];
+    case CollKind::REDUCE_SCATTER_V: return a.recvcounts[r];
+    case CollKind::GATHERV: return r == a.root ? a.recvcounts[j] : 0;
+    case CollKind::SCATTERV: return r != a.root && j == a.root ? a.count : 0;
+    default: return 0;
+  }
+}
+
+Status check_vector_counts(CollContext& ctx, const CollArgs& a) {
+  const int p = ctx.size(), r = ctx.rank();
+  std::vector<Wire> out(static_cast<size_t>(p)), in(static_cast<size_t>(p));
+  std::vector<Pending> sends(static_cast<size_t>(p)), recvs(static_cast<size_t>(p));
+  for (int j = 0; j < p; ++j) {
+    if (!exchanges_with(a, r, j)) continue;
+    const size_t uj = static_cast<size_t>(j);
+    out[uj] = Wire{vcount_send_to(a, r, j), vcount_recv_from(a, r, j)};
+    NX_RETURN_IF_ERROR(ctx.irecv(j, kTagCounts, &in[uj], sizeof(Wire), &recvs[uj]));
+  }
+  for (int k = 1; k < p; ++k) {  // in ring order from r, so no peer gets every first message
+    const int j = (r + k) % p;
+    if (exchanges_with(a, r, j))
+      NX_RETURN_IF_ERROR(ctx.isend(j, kTagCounts, &out[static_cast<size_t>(j)], sizeof(Wire), &sends[static_cast<size_t>(j)]));
+  }
+  // A pair is judged once both of its messages are through (so the peer has this rank's
+  // counts too and reports the same pair), in rank order: a rank that fails stops waiting,
+  // but only after every rank it waited for had sent it everything.
+  const char* kind = coll_kind_name(a.kind);
+  for (int j = 0; j < p; ++j) {
+    if (!exchanges_with(a, r, j)) continue;
+    const size_t uj = static_cast<size_t>(j);
+    NX_RETURN_IF_ERROR(ctx.wait(&recvs[uj]));
+    NX_RETURN_IF_ERROR(ctx.wait(&sends[uj]));
+    const Wire& mine = out[uj];
+    const Wire& theirs = in[uj];
+    if (theirs.send != mine.recv) return mismatch(kind, j, theirs.send, r, mine.recv);
+    if (theirs.recv != mine.send) return mismatch(kind, r, mine.send, j, theirs.recv);
+  }
+  return Status::Ok();
+}
+
+}  // namespace nexar::coll

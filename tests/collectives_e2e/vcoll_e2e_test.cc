@@ -1,0 +1,54 @@
+// The collectives with a count per rank end to end: vcoll_probe ranks started by nexrun,
+// on shared memory (the default on one host) and on QUIC, worlds of 1 to 8 ranks, split
+// communicators, and ranks whose counts disagree.
+#include <catch.hpp>
+
+#include "launcher/rank_run.h"
+
+using launcher_test::count_of;
+using namespace std::chrono_literals;
+
+namespace {
+
+using Run = launcher_test::RankRun;
+
+Run probe(int np, const std::string& scenarios, const std::vector<std::string>& env) {
+  std::vector<std::string> e = env;
+  e.push_back("NEXAR_TIMEOUT=60");
+  return launcher_test::run_ranks(np, {VCOLL_PROBE, scenarios}, e, {}, 120s);
+}
+
+void expect_ok(const Run& r, int np, std::initializer_list<const char*> scenarios) {
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.end.finished);
+  REQUIRE(r.end.exit_code == 0);
+  for (const char* s : scenarios) REQUIRE(count_of(r.out, std::string(": ") + s + " ok") == static_cast<size_t>(np));
+}
+
+}  // namespace
+
+TEST_CASE("collectives with a count per rank on shared memory, 1-8 ranks", "[e2e]") {
+  for (int np : {1, 3, 8}) {
+    INFO(np << " ranks");
+    const Run r = probe(np, np >= 2 ? "correct,split,invalid,cxx" : "correct,invalid,cxx", {});
+    if (np >= 2) expect_ok(r, np, {"correct", "split", "invalid", "cxx"});
+    else expect_ok(r, np, {"correct", "invalid", "cxx"});
+  }
+}
+
+TEST_CASE("collectives with a count per rank over QUIC, both alltoallv algorithms", "[e2e]") {
+  for (const char* algo : {"alltoallv:pairwise", "alltoallv:scattered"}) {
+    INFO(algo);
+    expect_ok(probe(4, "correct,split", {"NEXAR_TRANSPORT=quic", std::string("NEXAR_ALGO=") + algo}), 4,
+              {"correct", "split"});
+  }
+}
+
+TEST_CASE("alltoallv counts that disagree: NEXAR_ERR_MISMATCH naming both ranks and counts", "[e2e]") {
+  for (const char* transport : {"auto", "quic"}) {  // auto: shared memory on one host
+    INFO(transport);
+    const Run r = probe(4, "mismatch", {std::string("NEXAR_TRANSPORT=") + transport});
+    expect_ok(r, 4, {"mismatch"});
+    REQUIRE(count_of(r.out, "alltoallv: rank 1 sends 5 elements to rank 2 where rank 2 expects 4 from rank 1") == 2);
+  }
+}
