@@ -74,7 +74,7 @@ const std::vector<AlgoDesc>& algo_table() {
       {K::ALLTOALLV, "pairwise", "any p; large blocks (one partner at a time)",
        "(p-1) a + n(p-1)/p b (n = bytes this rank sends)", nullptr, alltoallv_pairwise_cost, alltoallv_pairwise},
       {K::ALLTOALLV, "scattered", "any p; small blocks in large worlds (every transfer posted at once)",
-       "(1 + (p-2)/4) a + 1.25 n(p-1)/p b (n = bytes this rank sends)", nullptr, alltoallv_scattered_cost,
+       "(1 + (p-2)/4) a + max(1.25, p/cores) n(p-1)/p b (n = bytes this rank sends)", nullptr, alltoallv_scattered_cost,
        alltoallv_scattered},
       {K::REDUCE_SCATTER_V, "ring", "any p, any counts", "(p-1) a + n(p-1)/p (b + g) (n = bytes of input)", nullptr,
        reduce_scatter_v_ring_cost, reduce_scatter_v_ring},
