@@ -287,8 +287,9 @@ NEXAR_API nexar_result_t nexar_iallreduce_bucketed(void *const *bufs, const size
  * rank j's recvcounts[me]; allgatherv: rank i's sendcount != my recvcounts[i];
  * reduce_scatter_v: recvcounts differ) gives NEXAR_ERR_MISMATCH on both ranks of the pair,
  * e.g. "alltoallv: rank 1 sends 5 elements to rank 2 where rank 2 expects 4 from rank 1"
- * (the others then fail with it too: the communicator is broken); never a hang, nothing
- * written. A rank's block to itself that does not fit its own receive (sendcounts[r] !=
+ * (the others fail with it too, in this call or, where their own pairs agreed and their
+ * data arrived, at their next call: the communicator is broken); never a hang, nothing
+ * written between the two ranks of the pair. A rank's block to itself that does not fit its own receive (sendcounts[r] !=
  * recvcounts[r]) is NEXAR_ERR_INVALID_ARGUMENT naming both counts; the communicator stays
  * usable. In place (sendbuf == recvbuf): allgatherv and the gatherv root find their own
  * block at recvbuf + displs[rank] (sendcount is then not read); the scatterv root's block

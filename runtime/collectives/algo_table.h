@@ -45,6 +45,9 @@ struct AlgoDesc {
   bool hears_all = true;
   // Slot algorithms apply only where the communicator has slots (or p == 1).
   SlotUse slots = SlotUse::NONE;
+  // The kinds with a count per rank: the algorithm checks the counts pair by pair itself
+  // (else run_collective runs check_vector_counts first).
+  bool checks_counts = false;
 };
 
 // nullptr when d can run with p ranks on these arguments and slots, else why not.

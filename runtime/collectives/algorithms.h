@@ -43,6 +43,7 @@ NX_DECLARE_ALGO(gatherv_linear)
 NX_DECLARE_ALGO(scatterv_linear)
 NX_DECLARE_ALGO(alltoallv_pairwise)
 NX_DECLARE_ALGO(alltoallv_scattered)
+NX_DECLARE_ALGO(alltoallv_shm_direct)
 NX_DECLARE_ALGO(reduce_scatter_v_ring)
 
 #undef NX_DECLARE_ALGO

@@ -15,8 +15,9 @@ inline constexpr int kTagAlltoallv = 131;
 
 class AlltoallvLayout {
  public:
-  // Stages an in-place call's send data; then copies this rank's own block.
-  Status prepare(const CollArgs& a, int rank) {
+  // Stages an in-place call's send data; then copies this rank's own block (unless
+  // own_block is false: copy_own() later).
+  Status prepare(const CollArgs& a, int rank, bool own_block = true) {
     es_ = dtype_size(a.dtype);
     send_ = static_cast<const unsigned char*>(a.sendbuf);
     recv_ = static_cast<unsigned char*>(a.recvbuf);
@@ -28,10 +29,14 @@ class AlltoallvLayout {
       copy_elems(aside_.data(), a.sendbuf, end, es_);
       send_ = aside_.data();
     }
-    copy_elems(recv_ + a.rdispls[rank] * es_, send_ + a.sdispls[rank] * es_, a.recvcounts[rank], es_);
+    if (own_block) copy_own(a, rank);
     return Status::Ok();
   }
+  void copy_own(const CollArgs& a, int rank) {
+    copy_elems(recv_ + a.rdispls[rank] * es_, send_ + a.sdispls[rank] * es_, a.recvcounts[rank], es_);
+  }
   explicit AlltoallvLayout(int size) : size_(size) {}
+  const unsigned char* send_base() const { return send_; }  // where sdispls count from
   const unsigned char* send_block(const CollArgs& a, int j) const { return send_ + a.sdispls[j] * es_; }
   unsigned char* recv_block(const CollArgs& a, int j) const { return recv_ + a.rdispls[j] * es_; }
   size_t send_bytes(const CollArgs& a, int j) const { return a.sendcounts[j] * es_; }

@@ -73,7 +73,7 @@ Status run_collective(CollContext& ctx, const CollArgs& args) {
   log_choice(args, p, t, c);
   ctx.note_algorithm(c.algo->name);
   Status st = c.algo->hears_all || p == 1 ? Status::Ok() : agreement_round(ctx);
-  if (st.ok() && is_vector_kind(args.kind) && p > 1) st = check_vector_counts(ctx, args);
+  if (st.ok() && is_vector_kind(args.kind) && p > 1 && !c.algo->checks_counts) st = check_vector_counts(ctx, args);
   if (st.ok()) st = c.algo->run(ctx, args);
   if (!st.ok()) return st.with_context(strprintf("%s (%s)", coll_kind_name(args.kind), c.algo->name));
   return st;

@@ -28,7 +28,6 @@ struct Wire {
   uint64_t send, recv;  // elements: sent to the receiver of this message, expected from it
 };
 
-// The same text on both ranks of the pair.
 Status mismatch(const char* kind, int from, uint64_t sends, int to, uint64_t expects) {
   return Status(NEXAR_ERR_MISMATCH, strprintf("%s: rank %d sends %llu elements to rank %d where rank %d expects %llu from "
                                               "rank %d", kind, from, static_cast<unsigned long long>(sends), to, to,
@@ -36,6 +35,14 @@ Status mismatch(const char* kind, int from, uint64_t sends, int to, uint64_t exp
 }
 
 }  // namespace
+
+Status check_pair_counts(const CollArgs& a, int j, uint64_t j_sends, uint64_t r_expects, int r, uint64_t r_sends,
+                         uint64_t j_expects) {
+  const char* kind = coll_kind_name(a.kind);
+  if (j_sends != r_expects) return mismatch(kind, j, j_sends, r, r_expects);
+  if (r_sends != j_expects) return mismatch(kind, r, r_sends, j, j_expects);
+  return Status::Ok();
+}
 
 size_t vcount_send_to(const CollArgs& a, int r, int j) {
   switch (a.kind) {
@@ -76,16 +83,12 @@ Status check_vector_counts(CollContext& ctx, const CollArgs& a) {
   // A pair is judged once both of its messages are through (so the peer has this rank's
   // counts too and reports the same pair), in rank order: a rank that fails stops waiting,
   // but only after every rank it waited for had sent it everything.
-  const char* kind = coll_kind_name(a.kind);
   for (int j = 0; j < p; ++j) {
     if (!exchanges_with(a, r, j)) continue;
     const size_t uj = static_cast<size_t>(j);
     NX_RETURN_IF_ERROR(ctx.wait(&recvs[uj]));
     NX_RETURN_IF_ERROR(ctx.wait(&sends[uj]));
-    const Wire& mine = out[uj];
-    const Wire& theirs = in[uj];
-    if (theirs.send != mine.recv) return mismatch(kind, j, theirs.send, r, mine.recv);
-    if (theirs.recv != mine.send) return mismatch(kind, r, mine.send, j, theirs.recv);
+    NX_RETURN_IF_ERROR(check_pair_counts(a, j, in[uj].send, out[uj].recv, r, out[uj].send, in[uj].recv));
   }
   return Status::Ok();
 }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "collectives/coll_context.h"
 #include "collectives/collective.h"
@@ -19,6 +20,10 @@ namespace nexar::coll {
 // 0 where the two do not exchange data. The same on both sides when ranks agree.
 size_t vcount_send_to(const CollArgs& a, int rank, int j);
 size_t vcount_recv_from(const CollArgs& a, int rank, int j);
+
+// Judges the pair (r, j) from both sides' counts; the same text on both ranks of the pair.
+Status check_pair_counts(const CollArgs& a, int j, uint64_t j_sends, uint64_t r_expects, int r, uint64_t r_sends,
+                         uint64_t j_expects);
 
 // Runs the exchange (p > 1, a with is_vector_kind). NEXAR_ERR_MISMATCH as above.
 Status check_vector_counts(CollContext& ctx, const CollArgs& a);

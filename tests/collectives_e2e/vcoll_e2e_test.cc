@@ -36,6 +36,10 @@ TEST_CASE("collectives with a count per rank on shared memory, 1-8 ranks", "[e2e
   }
 }
 
+TEST_CASE("alltoallv by direct reads on shared memory", "[e2e]") {
+  expect_ok(probe(5, "correct,invalid", {"NEXAR_ALGO=alltoallv:shm_direct"}), 5, {"correct", "invalid"});
+}
+
 TEST_CASE("collectives with a count per rank over QUIC, both alltoallv algorithms", "[e2e]") {
   for (const char* algo : {"alltoallv:pairwise", "alltoallv:scattered"}) {
     INFO(algo);
@@ -45,9 +49,10 @@ TEST_CASE("collectives with a count per rank over QUIC, both alltoallv algorithm
 }
 
 TEST_CASE("alltoallv counts that disagree: NEXAR_ERR_MISMATCH naming both ranks and counts", "[e2e]") {
-  for (const char* transport : {"auto", "quic"}) {  // auto: shared memory on one host
-    INFO(transport);
-    const Run r = probe(4, "mismatch", {std::string("NEXAR_TRANSPORT=") + transport});
+  // Shared memory with direct reads (its own pair check) and with messages; QUIC.
+  for (const char* env : {"NEXAR_ALGO=alltoallv:shm_direct", "NEXAR_ALGO=alltoallv:pairwise", "NEXAR_TRANSPORT=quic"}) {
+    INFO(env);
+    const Run r = probe(4, "mismatch", {env});
     expect_ok(r, 4, {"mismatch"});
     REQUIRE(count_of(r.out, "alltoallv: rank 1 sends 5 elements to rank 2 where rank 2 expects 4 from rank 1") == 2);
   }
