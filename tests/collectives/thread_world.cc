@@ -36,13 +36,9 @@ class ThreadWorld::Rank final : public CollContext {
 ThreadWorld::ThreadWorld(int size, Options opts) : size_(size), opts_(opts), boxes_(static_cast<size_t>(size)) {}
 
 ThreadWorld::~ThreadWorld() {
-  // Free whatever a failed run left behind.
-  for (Mailbox& b : boxes_) {
-    for (auto& [k, q] : b.unexpected)
-      for (Msg& m : q) delete m.send_req;
-    for (auto& [k, q] : b.posted)
-      for (Req* r : q) delete r;
-  }
+  // Free whatever a failed run left behind: transfers still queued, and completed ones
+  // an algorithm that failed never waited for (a real context cancels them).
+  for (Req* r : live_) delete r;
 }
 
 std::vector<Status> ThreadWorld::run(const std::function<Status(CollContext&)>& fn) {
@@ -100,6 +96,10 @@ Status ThreadWorld::isend(int src, int dst, int tag, const void* buf, size_t byt
   if (dst < 0 || dst >= size_ || tag < 0)
     return Status(NEXAR_ERR_INVALID_ARGUMENT, strprintf("rank %d: send to %d tag %d", src, dst, tag));
   auto* req = new Req;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    live_.insert(req);
+  }
   req->is_send = true;
   req->peer = dst;
   req->tag = tag;
@@ -142,6 +142,7 @@ Status ThreadWorld::irecv(int dst, int src, int tag, void* buf, size_t bytes, Pe
   req->bytes = bytes;
   out->impl = req;
   std::lock_guard<std::mutex> lock(mu_);
+  live_.insert(req);
   Mailbox& box = boxes_[dst];
   auto& q = box.unexpected[{src, tag}];
   if (!q.empty()) {
@@ -166,6 +167,7 @@ Status ThreadWorld::wait(int rank, Pending* p) {
   }
   if (!req->done) return aborted_;  // left in its queue; freed by the destructor
   Status st = req->status;
+  live_.erase(req);
   delete req;
   return st;
 }

@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,6 +66,7 @@ class ThreadWorld {
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Mailbox> boxes_;
+  std::set<Req*> live_;  // every request not yet waited for (freed by the destructor)
   Status aborted_;
   size_t messages_ = 0;
 };
