@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
@@ -73,6 +74,19 @@ bool parse_app_segment(const std::vector<std::string>& seg, AppPlan* app, std::s
   return true;
 }
 
+// Seconds: a finite number > 0 (>= 0 with allow_zero). CLI11's Range would name its
+// bounds in full, 300 digits for the largest double.
+CLI::Validator seconds_check(bool allow_zero) {
+  return CLI::Validator(
+      [allow_zero](std::string& v) -> std::string {
+        char* end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        if (!v.empty() && *end == '\0' && std::isfinite(d) && (d > 0 || (allow_zero && d == 0))) return "";
+        return "'" + v + "' is not a number of seconds " + (allow_zero ? ">= 0" : "> 0");
+      },
+      allow_zero ? "SECONDS>=0" : "SECONDS>0");
+}
+
 CliResult usage_error(const std::string& what) {
   std::fprintf(stderr, "nexrun: %s\nRun 'nexrun --help' for usage.\n", what.c_str());
   CliResult r;
@@ -109,10 +123,9 @@ CliResult parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--tag-output", p.tag_output, "Prefix each output line with [1,<rank>]<stdout>: or <stderr>");
   app.add_flag("--timestamp-output", p.timestamp_output, "Prefix each output line with the time it arrived");
   app.add_option("--output-filename", p.output_dir, "Write each rank's output to DIR/1/rank.<N>/stdout and stderr");
-  app.add_option("--timeout", p.timeout_s, "Stop the job after SECONDS (exit status 124)")
-      ->check(CLI::PositiveNumber);
+  app.add_option("--timeout", p.timeout_s, "Stop the job after SECONDS (exit status 124)")->check(seconds_check(false));
   app.add_option("--grace", p.grace_s, "Seconds between SIGTERM and SIGKILL when stopping ranks (default 1)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(seconds_check(true));
   app.add_flag("--no-kill", p.no_kill,
                "Keep the other ranks running when one fails; still exit with the first failure's status");
   app.add_flag("--enable-recovery", p.recovery,

@@ -12,15 +12,16 @@
 #include <thread>
 
 #include "launcher/job_credentials.h"
+#include "transport/shm/token.h"
 
 extern char** environ;
 
 namespace nexar::launcher {
 namespace {
 
-// Removes /dev/shm/nexar-<job_id>-* (the names shm/token.cc makes for the job).
+// Removes the job's /dev/shm names (shm/token.h: job_shm_prefix).
 void remove_job_shm_names(const std::string& job_id) {
-  const std::string prefix = "nexar-" + job_id + "-";
+  const std::string prefix = shm::job_shm_prefix(job_id);
   DIR* d = opendir("/dev/shm");
   if (!d) return;
   while (struct dirent* e = readdir(d))

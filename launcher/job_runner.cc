@@ -129,9 +129,10 @@ void JobRunner::begin_teardown() {
   kill_deadline_ = Clock::now() + seconds(plan_.grace_s);
 }
 
-void JobRunner::on_signal(int signo) {
+void JobRunner::on_signal(const SignalEvent& ev) {
+  const int signo = ev.signo;
   if (signo == SIGCHLD) {
-    reap();
+    reap(ev.pid);
     return;
   }
   if (signo == SIGUSR1 && hooks_.hang_report) {
@@ -151,17 +152,23 @@ void JobRunner::on_signal(int signo) {
   signal_alive(signo);
 }
 
-void JobRunner::reap() {
-  for (size_t i = 0; i < ranks_.size(); ++i) {
+void JobRunner::reap(pid_t first) {
+  // The first failure decides nexrun's status and report: the child that raised the
+  // SIGCHLD ended before any other merged into it, so it goes first; the rest follow in
+  // rank order (their order is not known).
+  auto try_reap = [this](size_t i) {
     Rank& r = ranks_[i];
-    if (!r.alive) continue;
+    if (!r.alive) return;
     int st = 0;
     pid_t p;
     do {
       p = waitpid(r.pid, &st, WNOHANG);
     } while (p < 0 && errno == EINTR);
     if (p == r.pid) on_rank_end(static_cast<int>(i), st);
-  }
+  };
+  for (size_t i = 0; first > 0 && i < ranks_.size(); ++i)
+    if (ranks_[i].alive && ranks_[i].pid == first) try_reap(i);
+  for (size_t i = 0; i < ranks_.size(); ++i) try_reap(i);
 }
 
 void JobRunner::on_rank_end(int rank, int wait_status) {
@@ -278,7 +285,7 @@ int JobRunner::wait() {
       if (fds[i].revents) owners[i]->on_readable();
     if (n > 0 && watching && fds[1].revents) hooks_.on_watch_readable();
     if (n > 0 && fds[0].revents)
-      for (int signo : signals_->read_pending()) on_signal(signo);
+      for (const SignalEvent& ev : signals_->read_pending()) on_signal(ev);
     check_deadlines();
   }
   for (Rank& r : ranks_) {

@@ -88,8 +88,9 @@ class JobRunner {
 
   Status spawn_one(int rank, int* exec_errno);
 
-  void on_signal(int signo);
-  void reap();
+  void on_signal(const SignalEvent& ev);
+  // Reaps every rank that ended, first (the SIGCHLD's child) before the others.
+  void reap(pid_t first = 0);
   void on_rank_end(int rank, int wait_status);
   void begin_teardown();
   void signal_alive(int signo);

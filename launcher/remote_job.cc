@@ -289,7 +289,7 @@ void RemoteJob::poll_once(int timeout_ms) {
   int n = poll(fds.data(), fds.size(), timeout_ms);
   if (n <= 0) return;
   if (fds[0].revents)
-    for (int signo : signals_->read_pending()) on_signal(signo);
+    for (const SignalEvent& ev : signals_->read_pending()) on_signal(ev.signo);
   for (size_t i = 1; i < fds.size(); ++i) {
     if (!fds[i].revents) continue;
     Channel& c = channels_[owners[i].first];

@@ -43,15 +43,15 @@ SignalEvents::~SignalEvents() {
   if (fd_ >= 0) close(fd_);
 }
 
-std::vector<int> SignalEvents::read_pending() {
-  std::vector<int> out;
+std::vector<SignalEvent> SignalEvents::read_pending() {
+  std::vector<SignalEvent> out;
   signalfd_siginfo info[16];
   for (;;) {
     ssize_t n = read(fd_, info, sizeof(info));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     for (size_t i = 0; i < static_cast<size_t>(n) / sizeof(info[0]); ++i)
-      out.push_back(static_cast<int>(info[i].ssi_signo));
+      out.push_back({static_cast<int>(info[i].ssi_signo), static_cast<pid_t>(info[i].ssi_pid)});
   }
   return out;
 }

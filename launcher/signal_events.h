@@ -4,11 +4,20 @@
 // stdout must not kill the launcher while ranks run).
 #pragma once
 
+#include <sys/types.h>
+
 #include <vector>
 
 #include "core/status.h"
 
 namespace nexar::launcher {
+
+struct SignalEvent {
+  int signo = 0;
+  // SIGCHLD: the child whose change raised it. SIGCHLD does not queue: while one is pending
+  // further children's are merged into it, so this is the first of them to end.
+  pid_t pid = 0;
+};
 
 class SignalEvents {
  public:
@@ -20,7 +29,7 @@ class SignalEvents {
   Status open();
   int fd() const { return fd_; }
   // Every pending signal, oldest first (never blocks).
-  std::vector<int> read_pending();
+  std::vector<SignalEvent> read_pending();
 
   // The signals nexrun passes on to every rank.
   static bool is_forwarded(int signo);

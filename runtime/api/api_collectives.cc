@@ -9,6 +9,7 @@
 
 using nexar::Status;
 using nexar::api::check_comm;
+using nexar::api::check_handle;
 using nexar::api::finish;
 using nexar::coll::CollArgs;
 using nexar::coll::CollKind;
@@ -41,7 +42,7 @@ nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args_in, nexa
     *req = nullptr;
   }
   Status st = check_comm(comm);
-  if (!st.ok() && comm && comm->comm) {
+  if (!st.ok() && check_handle(comm).ok()) {
     // A broken communicator: the call still goes through its queue, which records it as
     // failed at once (a hang report then sees the rank reached it).
     comm::Comm* c = comm->comm.get();

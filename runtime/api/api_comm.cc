@@ -19,7 +19,7 @@ nexar_result_t make_child(nexar_comm_t comm, nexar_comm_t* newcomm,
   auto task = std::make_shared<nexar::comm::CollTask>([&] { return make(*parent, &child); });
   st = parent->collectives().run_blocking(task);
   if (!st.ok()) return finish(comm, st);
-  if (child) *newcomm = new nexar_comm{child, nullptr};
+  if (child) *newcomm = nexar::api::new_handle(child, nullptr);
   return NEXAR_SUCCESS;
 }
 

@@ -6,20 +6,16 @@
 using nexar::Status;
 using nexar::api::finish;
 
-namespace {
-Status null_comm() { return Status(NEXAR_ERR_INVALID_ARGUMENT, "communicator is NULL"); }
-}  // namespace
-
 extern "C" {
 
 NEXAR_API nexar_result_t nexar_comm_revoke(nexar_comm_t comm) {
-  if (!comm) return finish(nullptr, null_comm());
+  if (Status h = nexar::api::check_handle(comm); !h.ok()) return finish(comm, h);
   comm->comm->revoke();
   return NEXAR_SUCCESS;
 }
 
 NEXAR_API nexar_result_t nexar_comm_agree(nexar_comm_t comm, int* flag) {
-  if (!comm) return finish(nullptr, null_comm());
+  if (Status h = nexar::api::check_handle(comm); !h.ok()) return finish(comm, h);
   if (!flag) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, "nexar_comm_agree: flag is NULL"));
   nexar::comm::ft::Decision d;
   Status st = nexar::comm::agree(*comm->comm, *flag, &d);
@@ -28,7 +24,7 @@ NEXAR_API nexar_result_t nexar_comm_agree(nexar_comm_t comm, int* flag) {
 }
 
 NEXAR_API nexar_result_t nexar_comm_shrink(nexar_comm_t comm, nexar_comm_t* newcomm) {
-  if (!comm) return finish(nullptr, null_comm());
+  if (Status h = nexar::api::check_handle(comm); !h.ok()) return finish(comm, h);
   if (!newcomm) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, "nexar_comm_shrink: newcomm is NULL"));
   *newcomm = nullptr;
   std::shared_ptr<nexar::comm::Comm> child;
@@ -36,12 +32,12 @@ NEXAR_API nexar_result_t nexar_comm_shrink(nexar_comm_t comm, nexar_comm_t* newc
   if (!st.ok()) return finish(comm, st);
   // A shrunk world carries the world too: the last of them says goodbye to the peers.
   if (comm->world) comm->world->add_handle();
-  *newcomm = new nexar_comm{child, comm->world};
+  *newcomm = nexar::api::new_handle(child, comm->world);
   return NEXAR_SUCCESS;
 }
 
 NEXAR_API nexar_result_t nexar_comm_failed_ranks(nexar_comm_t comm, int* ranks, size_t capacity, size_t* count) {
-  if (!comm) return finish(nullptr, null_comm());
+  if (Status h = nexar::api::check_handle(comm); !h.ok()) return finish(comm, h);
   if (!count || (!ranks && capacity > 0))
     return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT,
                                nexar::strprintf("nexar_comm_failed_ranks: %s is NULL", count ? "ranks" : "count")));

@@ -36,7 +36,7 @@ NEXAR_API nexar_result_t nexar_init(nexar_comm_t* world) {
     return finish(nullptr, st.with_context("nexar_init"));
   }
   double timeout = nexar::params::get_double("NEXAR_TIMEOUT");
-  auto* c = new nexar_comm{nexar::bootstrap::make_world_comm(w, timeout), w};
+  nexar_comm_t c = nexar::api::new_handle(nexar::bootstrap::make_world_comm(w, timeout), w);
   w->add_handle();
   NX_INFO(INIT, "rank %d of %d ready (local rank %d of %d)", info.rank, info.world_size, c->comm->local_rank(),
           c->comm->local_size());
@@ -46,33 +46,37 @@ NEXAR_API nexar_result_t nexar_init(nexar_comm_t* world) {
 
 NEXAR_API nexar_result_t nexar_comm_destroy(nexar_comm_t comm) {
   if (!comm) return NEXAR_SUCCESS;
+  if (Status h = nexar::api::check_handle(comm); !h.ok()) return finish(comm, h.with_context("nexar_comm_destroy"));
   nexar::device::release_comm(comm->comm.get());  // its NCCL communicator, if any
   // Collective: no rank leaves while others may still need it. A broken communicator
   // cannot synchronise; it is only freed.
+  const bool usable = comm->comm->check_usable().ok();
   Status st;
-  if (comm->comm->check_usable().ok()) st = nexar::api::barrier_of(comm->comm);
-  // The world's last handle (nexar_init's, or a shrink of it) closes the connections.
+  if (usable) st = nexar::api::barrier_of(comm->comm);
+  // The world's last handle (nexar_init's, or a shrink of it) closes the connections. On
+  // a broken communicator it says goodbye without waiting for the answers: a peer that
+  // stopped answering would hold it up for another timeout.
   const bool last_handle = comm->world && comm->world->drop_handle();
-  if (last_handle && st.ok()) st = comm->world->shutdown(comm->comm->deadline());
+  if (last_handle && !usable) (void)comm->world->shutdown(nexar::p2p::Clock::now());
+  if (last_handle && usable && st.ok()) st = comm->world->shutdown(comm->comm->deadline());
   if (last_handle) {
     Status t = nexar::trace::write_trace_file();  // NEXAR_TRACE
     if (!t.ok()) NX_WARN(INIT, "%s", t.to_string().c_str());
   }
-  comm->comm.reset();
-  comm->world.reset();
-  delete comm;
+  nexar::api::release_handle(comm);
   return finish(nullptr, st);
 }
 
 NEXAR_API nexar_result_t nexar_comm_abort(nexar_comm_t comm) {
-  if (!comm) return finish(nullptr, Status(NEXAR_ERR_INVALID_ARGUMENT, "communicator is NULL"));
+  if (Status h = nexar::api::check_handle(comm); !h.ok()) return finish(comm, h);
   comm->comm->abort(Status(NEXAR_ERR_ABORTED, "nexar_comm_abort was called"));
   return NEXAR_SUCCESS;
 }
 
 #define NX_QUERY(fn, out, expr)                                                              \
   NEXAR_API nexar_result_t fn(nexar_comm_t comm, int* out) {                                 \
-    if (!comm || !out) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, #fn ": NULL argument")); \
+    if (!out) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, #fn ": NULL argument"));         \
+    if (Status h = nexar::api::check_handle(comm); !h.ok()) return finish(comm, h.with_context(#fn)); \
     *out = (expr);                                                                           \
     return NEXAR_SUCCESS;                                                                    \
   }
@@ -83,7 +87,7 @@ NX_QUERY(nexar_comm_local_size, local_size, comm->comm->local_size())
 #undef NX_QUERY
 
 NEXAR_API nexar_result_t nexar_comm_set_timeout(nexar_comm_t comm, double seconds) {
-  if (!comm) return finish(nullptr, Status(NEXAR_ERR_INVALID_ARGUMENT, "communicator is NULL"));
+  if (Status h = nexar::api::check_handle(comm); !h.ok()) return finish(comm, h);
   if (!(seconds > 0) || !std::isfinite(seconds))
     return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, nexar::strprintf("timeout %g s must be positive", seconds)));
   comm->comm->set_timeout(seconds);

@@ -1,4 +1,7 @@
 // Point to point and requests: send, recv, isend, irecv, wait, test, waitall.
+#include <algorithm>
+#include <chrono>
+
 #include "api/api_state.h"
 #include "device/device_p2p.h"
 
@@ -66,7 +69,11 @@ Status wait_p2p(nexar::comm::Comm& c, const nexar::p2p::RequestPtr& r, const nex
 // Waits for a request without freeing it.
 Status wait_request(nexar_request_t req) {
   if (req->p2p) return wait_p2p(*req->comm, req->p2p, req->mark, req->mark.peer);
-  return req->comm->fail(req->coll->wait_until(req->comm->deadline()));
+  // The bound runs from the collective's start, not from this call: it may still be queued
+  // behind others.
+  const auto bound = std::chrono::duration_cast<nexar::p2p::Clock::duration>(
+      std::chrono::duration<double>(std::min(req->comm->timeout(), 1e9)));  // 1e9 s: no overflow
+  return req->comm->fail(req->coll->wait_running(bound));
 }
 
 nexar_comm_t no_comm() { return nullptr; }

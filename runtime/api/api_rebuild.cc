@@ -61,9 +61,9 @@ Status rebuild(nexar_comm& old, std::shared_ptr<nexar::bootstrap::World>* out) {
 extern "C" {
 
 NEXAR_API nexar_result_t nexar_comm_rebuild(nexar_comm_t comm, nexar_comm_t* newcomm) {
-  if (!comm || !newcomm)
-    return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, "nexar_comm_rebuild: NULL communicator or newcomm"));
+  if (!newcomm) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, "nexar_comm_rebuild: newcomm is NULL"));
   *newcomm = nullptr;
+  if (Status h = nexar::api::check_handle(comm); !h.ok()) return finish(comm, h.with_context("nexar_comm_rebuild"));
   if (!comm->world)
     return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT,
                                "nexar_comm_rebuild works on the world only (this communicator came from split, dup "
@@ -76,7 +76,7 @@ NEXAR_API nexar_result_t nexar_comm_rebuild(nexar_comm_t comm, nexar_comm_t* new
     NX_WARN(INIT, "nexar_comm_rebuild failed: %s", st.to_string().c_str());
     return finish(comm, st.with_context("nexar_comm_rebuild"));
   }
-  *newcomm = new nexar_comm{nexar::bootstrap::make_world_comm(w, comm->comm->timeout()), w};
+  *newcomm = nexar::api::new_handle(nexar::bootstrap::make_world_comm(w, comm->comm->timeout()), w);
   w->add_handle();
   return NEXAR_SUCCESS;
 }

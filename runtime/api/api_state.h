@@ -2,6 +2,8 @@
 // and the per-thread "last error" text.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -11,9 +13,12 @@
 #include "comm/comm.h"
 #include "p2p/request.h"
 
+// Handles are never freed (api::new_handle / release_handle): a destroyed one has serial 0
+// and no comm, so a call on it is NEXAR_ERR_INVALID_ARGUMENT, not a read of freed memory.
 struct nexar_comm {
   std::shared_ptr<nexar::comm::Comm> comm;
   std::shared_ptr<nexar::bootstrap::World> world;  // set on the world communicator only
+  std::atomic<uint64_t> serial{0};                 // unique while live; 0 once destroyed
 };
 
 struct nexar_request {
@@ -26,9 +31,17 @@ struct nexar_request {
 
 namespace nexar::api {
 
+// A live handle for c (world: on world communicators), and its end: the handle memory
+// goes back to a pool, reused only after many others, and this thread's last error on it
+// is dropped.
+nexar_comm_t new_handle(std::shared_ptr<comm::Comm> c, std::shared_ptr<bootstrap::World> world);
+void release_handle(nexar_comm_t comm);
+
 // Records st as this thread's last error on comm (when it failed) and returns its code.
 nexar_result_t finish(nexar_comm_t comm, const Status& st);
-// Checks comm is non-NULL and usable.
+// Checks comm is non-NULL and not destroyed.
+Status check_handle(nexar_comm_t comm);
+// Checks comm is a live handle and usable.
 Status check_comm(nexar_comm_t comm);
 const char* last_error(nexar_comm_t comm);
 // Checks a buffer of count elements of dtype; *bytes gets its size.

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "collectives/coll_context.h"
@@ -83,8 +84,21 @@ struct CollArgs {
   const size_t* rdispls = nullptr;
 };
 
+// The most bytes one buffer may span: no 64-bit address space holds more (x86-64 with
+// 5-level paging and AArch64 give a process at most 2^56 bytes), and every byte offset
+// must fit ptrdiff_t. A count beyond it cannot describe real memory: every call refuses
+// it before any transport sees it.
+constexpr int kMaxBufferBits = sizeof(void*) >= 8 ? 56 : 31;
+constexpr size_t kMaxBufferBytes = size_t{1} << kMaxBufferBits;
+static_assert(kMaxBufferBytes <= static_cast<size_t>(PTRDIFF_MAX));
+
+// count elements of elem_bytes, `copies` times over (the ranks of an allgather's receive
+// buffer; 1 for a plain buffer), fit in kMaxBufferBytes: *bytes (if given) gets
+// count * elem_bytes. Else NEXAR_ERR_INVALID_ARGUMENT naming the count.
+Status check_count(size_t count, size_t copies, size_t elem_bytes, size_t* bytes);
+
 // Local checks only (dtype, op, root in [0, size), NULL buffers with a non-zero count,
-// byte sizes that overflow size_t). NEXAR_ERR_INVALID_ARGUMENT names the argument and
+// byte sizes beyond kMaxBufferBytes). NEXAR_ERR_INVALID_ARGUMENT names the argument and
 // its value. Arguments a collective ignores (op of a broadcast, root of an allreduce,
 // recvbuf of a non-root gather) are not checked.
 Status validate_collective_args(const CollArgs& args, int rank, int size);

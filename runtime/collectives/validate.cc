@@ -1,4 +1,6 @@
-// validate_collective_args: the local checks the API layer runs before anything is sent.
+// validate_collective_args: the local checks the API layer runs before anything is sent,
+// and check_count: the largest buffer any call accepts (point to point uses it too).
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -24,28 +26,31 @@ int raw_value(const E& e) {
   return v;
 }
 
+// Kinds with a buffer of size * count elements (on some rank): the count must fit that.
+bool spans_all_ranks(CollKind k) {
+  return k == CollKind::ALLGATHER || k == CollKind::GATHER || k == CollKind::SCATTER ||
+         k == CollKind::REDUCE_SCATTER || k == CollKind::ALLTOALL;
+}
+
 // Elements each buffer holds: the vector, or size * count for the gather/scatter family
-// (0 when the rank does not use that buffer).
+// (0 when the rank does not use that buffer). The count passed check_count.
 struct Extents {
   size_t send = 0, recv = 0;
-  bool overflow = false;
 };
 
 Extents extents(const CollArgs& a, int rank, int size) {
   Extents e;
-  const size_t p = static_cast<size_t>(size);
   const bool root = rank == a.root;
-  const bool all_fits = a.count <= SIZE_MAX / p;
-  const size_t all = all_fits ? a.count * p : 0;
+  const size_t all = a.count * static_cast<size_t>(size);
   switch (a.kind) {
     case CollKind::ALLREDUCE: case CollKind::SCAN: case CollKind::EXSCAN: e.send = e.recv = a.count; break;
     case CollKind::BROADCAST: e.recv = a.count; break;
     case CollKind::REDUCE: e.send = a.count; e.recv = root ? a.count : 0; break;
-    case CollKind::ALLGATHER: e.send = a.count; e.recv = all; e.overflow = !all_fits; break;
-    case CollKind::GATHER: e.send = a.count; e.recv = root ? all : 0; e.overflow = root && !all_fits; break;
-    case CollKind::SCATTER: e.send = root ? all : 0; e.recv = a.count; e.overflow = root && !all_fits; break;
-    case CollKind::REDUCE_SCATTER: e.send = all; e.recv = a.count; e.overflow = !all_fits; break;
-    case CollKind::ALLTOALL: e.send = e.recv = all; e.overflow = !all_fits; break;
+    case CollKind::ALLGATHER: e.send = a.count; e.recv = all; break;
+    case CollKind::GATHER: e.send = a.count; e.recv = root ? all : 0; break;
+    case CollKind::SCATTER: e.send = root ? all : 0; e.recv = a.count; break;
+    case CollKind::REDUCE_SCATTER: e.send = all; e.recv = a.count; break;
+    case CollKind::ALLTOALL: e.send = e.recv = all; break;
     case CollKind::BARRIER: case CollKind::ALLREDUCE_BUCKETED: break;
     case CollKind::ALLGATHERV: case CollKind::GATHERV: case CollKind::SCATTERV: case CollKind::ALLTOALLV:
     case CollKind::REDUCE_SCATTER_V: break;  // validate_vector_args
@@ -54,6 +59,19 @@ Extents extents(const CollArgs& a, int rank, int size) {
 }
 
 }  // namespace
+
+Status check_count(size_t count, size_t copies, size_t elem_bytes, size_t* bytes) {
+  // Both factors are >= 1; each division keeps the product's test exact without overflow.
+  const size_t per_copy = kMaxBufferBytes / std::max<size_t>(copies, 1);
+  if (elem_bytes == 0 || count > per_copy / elem_bytes) {
+    const std::string times = copies > 1 ? strprintf(" x %zu ranks", copies) : std::string();
+    return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                  strprintf("count %zu x %zu bytes%s exceeds the largest possible buffer (2^%d bytes)", count,
+                            elem_bytes, times.c_str(), kMaxBufferBits));
+  }
+  if (bytes) *bytes = count * elem_bytes;
+  return Status::Ok();
+}
 
 Status validate_collective_args(const CollArgs& a, int rank, int size) {
   if (size < 1 || rank < 0 || rank >= size)
@@ -75,15 +93,17 @@ Status validate_collective_args(const CollArgs& a, int rank, int size) {
     size_t total = 0;
     for (size_t i = 0; i < a.nbufs; ++i) {
       if (a.counts[i] > 0 && a.bufs[i] == nullptr) return invalid(a, strprintf("bufs[%zu] is NULL with counts[%zu] = %zu", i, i, a.counts[i]));
-      if (a.counts[i] > SIZE_MAX / es - total)
-        return invalid(a, strprintf("counts add up past the addressable size at counts[%zu] = %zu", i, a.counts[i]));
+      if (a.counts[i] > kMaxBufferBytes / es - total)
+        return invalid(a, strprintf("counts add up past the largest possible buffer at counts[%zu] = %zu", i,
+                                    a.counts[i]));
       total += a.counts[i];
     }
     return Status::Ok();
   }
+  // Every rank refuses the same counts (a root alone refusing would leave the others waiting).
+  const size_t copies = spans_all_ranks(a.kind) ? static_cast<size_t>(size) : 1;
+  if (Status st = check_count(a.count, copies, es, nullptr); !st.ok()) return invalid(a, st.message());
   const Extents e = extents(a, rank, size);
-  if (e.overflow || e.send > SIZE_MAX / es || e.recv > SIZE_MAX / es)
-    return invalid(a, strprintf("count %zu x %d ranks x %zu bytes overflows size_t", a.count, size, es));
   if (e.send > 0 && a.sendbuf == nullptr) return invalid(a, strprintf("sendbuf is NULL with count %zu", a.count));
   if (e.recv > 0 && a.recvbuf == nullptr) return invalid(a, strprintf("recvbuf is NULL with count %zu", a.count));
   return Status::Ok();

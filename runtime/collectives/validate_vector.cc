@@ -31,9 +31,11 @@ Status check_side(const CollArgs& a, const Side& s) {
     if (c == 0) continue;
     if (s.buf == nullptr)
       return invalid(a, strprintf("%s is NULL with %s[%d] = %zu", s.buf_name, s.counts_name, i, c));
-    if (c > SIZE_MAX / es || d > SIZE_MAX / es - c)
-      return invalid(a, strprintf("%s[%d] = %zu + %s[%d] = %zu elements of %zu bytes overflows size_t", s.counts_name,
-                                  i, c, s.displs_name ? s.displs_name : "offset", i, d, es));
+    if (c > kMaxBufferBytes / es || d > kMaxBufferBytes / es - c)  // collective.h: no buffer is larger
+      return invalid(a, strprintf("%s[%d] = %zu + %s[%d] = %zu elements of %zu bytes exceed the largest possible "
+                                  "buffer (2^%d bytes)",
+                                  s.counts_name, i, c, s.displs_name ? s.displs_name : "offset", i, d, es,
+                                  kMaxBufferBits));
   }
   return Status::Ok();
 }
@@ -78,8 +80,8 @@ Status validate_vector_args(const CollArgs& a, int rank, int size) {
       size_t total = 0;
       const size_t es = dtype_size(a.dtype);
       for (int i = 0; i < size; ++i) {
-        if (a.recvcounts[i] > SIZE_MAX / es - total)
-          return invalid(a, strprintf("recvcounts add up past the addressable size at recvcounts[%d] = %zu", i,
+        if (a.recvcounts[i] > kMaxBufferBytes / es - total)
+          return invalid(a, strprintf("recvcounts add up past the largest possible buffer at recvcounts[%d] = %zu", i,
                                       a.recvcounts[i]));
         total += a.recvcounts[i];
       }

@@ -3,6 +3,12 @@
 namespace nexar::comm {
 
 void CollTask::run() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    started_ = true;
+    started_at_ = p2p::Clock::now();
+  }
+  cv_.notify_all();
   Status st = fn_();
   std::lock_guard<std::mutex> lock(mu_);
   done_ = true;
@@ -19,6 +25,14 @@ Status CollTask::wait_until(p2p::Clock::time_point deadline) {
   std::unique_lock<std::mutex> lock(mu_);
   // The task bounds its own transfers; this outer bound only guards against a bug.
   if (!cv_.wait_until(lock, deadline, [&] { return done_; }))
+    return Status(NEXAR_ERR_TIMEOUT, "collective did not complete in time");
+  return status_;
+}
+
+Status CollTask::wait_running(p2p::Clock::duration bound) {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [&] { return started_ || done_; });
+  if (!cv_.wait_until(lock, started_at_ + bound, [&] { return done_; }))
     return Status(NEXAR_ERR_TIMEOUT, "collective did not complete in time");
   return status_;
 }

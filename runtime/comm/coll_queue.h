@@ -24,11 +24,16 @@ class CollTask {
   void run();
   bool is_done();
   Status wait_until(p2p::Clock::time_point deadline);
+  // Waits until done, NEXAR_ERR_TIMEOUT once it has run for longer than bound. The time
+  // it sits queued does not count: the collectives ahead of it bound themselves.
+  Status wait_running(p2p::Clock::duration bound);
 
  private:
   std::function<Status()> fn_;
   std::mutex mu_;
   std::condition_variable cv_;
+  bool started_ = false;
+  p2p::Clock::time_point started_at_;
   bool done_ = false;
   Status status_;
 };

@@ -67,9 +67,11 @@ void load(LogState& s) {
   if (char* dot = std::strchr(s.host, '.')) *dot = '\0';
 }
 
-// Expands %h %p %r in NEXAR_DEBUG_FILE. Called with s.mu held.
+// Expands %h %p %r in NEXAR_DEBUG_FILE. Called with s.mu held. A pattern with %r waits
+// for the rank (log_set_rank): lines before it go to stderr, not to a file named -1.
 void open_file(LogState& s) {
   if (s.file_opened || s.file_pattern.empty()) return;
+  if (s.rank.load() < 0 && s.file_pattern.find("%r") != std::string::npos) return;
   std::string path;
   for (size_t i = 0; i < s.file_pattern.size(); ++i) {
     char c = s.file_pattern[i];
@@ -138,7 +140,12 @@ void log_set_rank(int rank) { state().rank = rank; }
 void log_reload() {
   LogState& s = state();
   std::call_once(s.once, [&] { load(s); });
+  std::lock_guard<std::mutex> lock(s.mu);
   load(s);
+  // NEXAR_DEBUG_FILE is read again: the next line opens it anew.
+  if (s.out != stderr) std::fclose(s.out);
+  s.out = stderr;
+  s.file_opened = false;
 }
 
 }  // namespace nexar

@@ -1,5 +1,7 @@
 #include "core/params.h"
 
+#include <strings.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
@@ -84,9 +86,26 @@ double get_double(const char* name) {
   return v;
 }
 
+bool parse_bool(const std::string& text, bool* ok) {
+  static const struct {
+    const char* word;
+    bool value;
+  } forms[] = {{"1", true},  {"true", true},   {"yes", true}, {"on", true},
+               {"0", false}, {"false", false}, {"no", false}, {"off", false}};
+  for (const auto& f : forms)
+    if (strcasecmp(text.c_str(), f.word) == 0) {
+      *ok = true;
+      return f.value;
+    }
+  *ok = false;
+  return false;
+}
+
 bool get_bool(const char* name) {
-  const std::string t = lookup(name).text;
-  return t == "1" || t == "true" || t == "yes" || t == "on";
+  const Entry& e = lookup(name);
+  bool ok = false;
+  const bool v = parse_bool(e.text, &ok);
+  return ok ? v : parse_bool(e.def.default_value, &ok);
 }
 
 void log_set_params() {

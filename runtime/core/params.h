@@ -24,7 +24,11 @@ const std::vector<Def>& all();
 int64_t get_int(const char* name);
 double get_double(const char* name);
 std::string get_string(const char* name);
+// 0/1, true/false, yes/no, on/off in any case; a value that is none of them reads as the
+// parameter's default (as the environment check says).
 bool get_bool(const char* name);
+// text as a boolean of the forms get_bool takes: false when it is none (*ok = false).
+bool parse_bool(const std::string& text, bool* ok);
 // True when the variable is set in the environment (even to the default).
 bool is_set(const char* name);
 // Current value as text (environment or default).

@@ -40,10 +40,11 @@ bool parses_as(Type type, const std::string& v) {
   switch (type) {
     case Type::INT: std::strtoll(v.c_str(), &end, 0); return !v.empty() && *end == '\0';
     case Type::DOUBLE: std::strtod(v.c_str(), &end); return !v.empty() && *end == '\0';
-    case Type::BOOL:
-      for (const char* ok : {"0", "1", "true", "false", "yes", "no", "on", "off"})
-        if (v == ok) return true;
-      return false;
+    case Type::BOOL: {
+      bool ok = false;
+      (void)parse_bool(v, &ok);
+      return ok;
+    }
     case Type::STRING: return true;
   }
   return true;
@@ -53,7 +54,7 @@ const char* type_name(Type type) {
   switch (type) {
     case Type::INT: return "an integer";
     case Type::DOUBLE: return "a number";
-    case Type::BOOL: return "a boolean (0/1, true/false, yes/no, on/off)";
+    case Type::BOOL: return "a boolean (0/1, true/false, yes/no, on/off, in any case)";
     case Type::STRING: return "text";
   }
   return "";

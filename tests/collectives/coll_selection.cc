@@ -202,7 +202,14 @@ TEST_CASE("argument validation names the argument and its value", "[validate]") 
   check(CollArgs{CollKind::GATHER, buf, buf, 2, NEXAR_INT32, NEXAR_SUM, -1}, 0, 2, "root -1");
   check(CollArgs{CollKind::ALLREDUCE, nullptr, buf, 2, NEXAR_INT32, NEXAR_SUM}, 0, 2, "sendbuf is NULL with count 2");
   check(CollArgs{CollKind::REDUCE, buf, nullptr, 2, NEXAR_INT32, NEXAR_SUM, 1}, 1, 2, "recvbuf is NULL");
-  check(CollArgs{CollKind::ALLGATHER, buf, buf, SIZE_MAX / 8, NEXAR_INT32, NEXAR_SUM}, 0, 4, "overflows");
+  check(CollArgs{CollKind::ALLGATHER, buf, buf, SIZE_MAX / 8, NEXAR_INT32, NEXAR_SUM}, 0, 4, "count 2305843009213693951");
+  // Byte sizes that fit size_t but no address space (issue 19: these crashed in a transport).
+  check(CollArgs{CollKind::ALLREDUCE, buf, buf, SIZE_MAX / 2, NEXAR_INT8, NEXAR_SUM}, 0, 2, "largest possible buffer");
+  check(CollArgs{CollKind::BROADCAST, nullptr, buf, SIZE_MAX / 16, NEXAR_INT8, NEXAR_SUM}, 0, 2, "count 1152921504606846975");
+  check(CollArgs{CollKind::ALLTOALL, buf, buf, (size_t{1} << 53) + 1, NEXAR_INT32, NEXAR_SUM}, 0, 2, "x 2 ranks");
+  check(CollArgs{CollKind::GATHER, buf, nullptr, size_t{1} << 54, NEXAR_INT8, NEXAR_SUM, 1}, 0, 8, "x 8 ranks");  // non-root too
+  CHECK(validate_collective_args(CollArgs{CollKind::ALLREDUCE, buf, buf, kMaxBufferBytes / 8, NEXAR_INT64, NEXAR_SUM}, 0, 2).ok());
+  CHECK_FALSE(validate_collective_args(CollArgs{CollKind::ALLREDUCE, buf, buf, kMaxBufferBytes / 8 + 1, NEXAR_INT64, NEXAR_SUM}, 0, 2).ok());
   // Fine: count 0 with NULLs, unused buffers NULL, unused op/root ignored.
   CHECK(validate_collective_args(CollArgs{CollKind::ALLREDUCE, nullptr, nullptr, 0, NEXAR_INT32, NEXAR_SUM}, 0, 2).ok());
   CHECK(validate_collective_args(CollArgs{CollKind::GATHER, buf, nullptr, 2, NEXAR_INT32, NEXAR_SUM, 1}, 0, 2).ok());
@@ -220,4 +227,7 @@ TEST_CASE("argument validation names the argument and its value", "[validate]") 
   check(b, 0, 2, "bufs[1] is NULL with counts[1] = 3");
   counts[1] = 0;
   CHECK(validate_collective_args(b, 0, 2).ok());
+  counts[1] = kMaxBufferBytes / 4;  // with counts[0] = 1: one element too many
+  bufs[1] = buf;
+  check(b, 0, 2, "counts[1]");
 }

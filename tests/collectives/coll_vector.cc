@@ -385,7 +385,10 @@ TEST_CASE("collectives with a count per rank: local argument errors", "[vector]"
   a.recvbuf = buf;
   const size_t huge[2] = {SIZE_MAX / 2, 1};
   a.recvcounts = huge;
-  REQUIRE(validate_collective_args(a, 1, 2).message().find("overflows size_t") != std::string::npos);
+  REQUIRE(validate_collective_args(a, 1, 2).message().find("largest possible buffer") != std::string::npos);
+  const size_t beyond[2] = {SIZE_MAX / 16, 1};  // fits size_t as bytes, but no address space (issue 19)
+  a.recvcounts = beyond;
+  REQUIRE(validate_collective_args(a, 1, 2).message().find("recvcounts[0] = 1152921504606846975") != std::string::npos);
   CollArgs g;  // a gatherv member passes no receive arrays
   g.kind = CollKind::GATHERV;
   g.dtype = NEXAR_INT32;

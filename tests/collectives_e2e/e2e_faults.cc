@@ -62,6 +62,35 @@ void scenario_invalid() {
   INVALID(nexar_iallreduce(in, out, 8, NEXAR_INT32, NEXAR_SUM, g_world, nullptr), "request");
   INVALID(nexar_ibarrier(g_world, nullptr), "request");
   still_works(4);
+  // Counts whose bytes fit size_t but no address space: refused before any transport sees
+  // them (issue 19: these crashed in ngtcp2 or in shared memory), on every rank alike.
+  const size_t huge = SIZE_MAX / 16;
+  INVALID(nexar_allreduce(in, out, SIZE_MAX / 2, NEXAR_INT8, NEXAR_SUM, g_world), "count");
+  INVALID(nexar_iallreduce(in, out, SIZE_MAX / 2, NEXAR_INT8, NEXAR_SUM, g_world, &req), "count");
+  INVALID(nexar_broadcast(in, huge, NEXAR_INT8, 0, g_world), "count");
+  INVALID(nexar_ibroadcast(in, huge, NEXAR_INT8, 0, g_world, &req), "count");
+  INVALID(nexar_reduce(in, out, huge, NEXAR_INT8, NEXAR_SUM, 0, g_world), "count");
+  INVALID(nexar_ireduce(in, out, huge, NEXAR_INT8, NEXAR_SUM, 0, g_world, &req), "count");
+  INVALID(nexar_alltoall(in, out, SIZE_MAX / 8, NEXAR_INT32, g_world), "count");
+  INVALID(nexar_ialltoall(in, out, SIZE_MAX / 8, NEXAR_INT32, g_world, &req), "count");
+  INVALID(nexar_allgather(in, out, huge, NEXAR_INT8, g_world), "count");
+  INVALID(nexar_iallgather(in, out, huge, NEXAR_INT8, g_world, &req), "count");
+  INVALID(nexar_reduce_scatter(in, out, huge, NEXAR_INT8, NEXAR_SUM, g_world), "count");
+  INVALID(nexar_ireduce_scatter(in, out, huge, NEXAR_INT8, NEXAR_SUM, g_world, &req), "count");
+  INVALID(nexar_gather(in, out, huge, NEXAR_INT8, 0, g_world), "count");
+  INVALID(nexar_igather(in, out, huge, NEXAR_INT8, 0, g_world, &req), "count");
+  INVALID(nexar_scatter(in, out, huge, NEXAR_INT8, 0, g_world), "count");
+  INVALID(nexar_iscatter(in, out, huge, NEXAR_INT8, 0, g_world, &req), "count");
+  INVALID(nexar_scan(in, out, huge, NEXAR_INT8, NEXAR_SUM, g_world), "count");
+  INVALID(nexar_iscan(in, out, huge, NEXAR_INT8, NEXAR_SUM, g_world, &req), "count");
+  INVALID(nexar_exscan(in, out, huge, NEXAR_INT8, NEXAR_SUM, g_world), "count");
+  INVALID(nexar_iexscan(in, out, huge, NEXAR_INT8, NEXAR_SUM, g_world, &req), "count");
+  size_t huge_counts[2] = {8, huge};
+  void* both[2] = {in, out};
+  INVALID(nexar_allreduce_bucketed(both, huge_counts, 2, NEXAR_INT8, NEXAR_SUM, g_world), "counts[1]");
+  INVALID(nexar_iallreduce_bucketed(both, huge_counts, 2, NEXAR_INT8, NEXAR_SUM, g_world, &req), "counts[1]");
+  E2E_CHECK(req == nullptr, "a refused count left a request");
+  still_works(7);
   // A NULL communicator.
   E2E_CHECK(nexar_allreduce(in, out, 8, NEXAR_INT32, NEXAR_SUM, nullptr) == NEXAR_ERR_INVALID_ARGUMENT, "NULL comm");
   E2E_CHECK(nexar_barrier(nullptr) == NEXAR_ERR_INVALID_ARGUMENT, "NULL comm barrier");

@@ -1,5 +1,6 @@
 // The environment check: typos of parameter names and malformed values are named.
 #include <catch2/catch.hpp>
+#include <cstdlib>
 
 #include "core/params.h"
 
@@ -34,4 +35,24 @@ TEST_CASE("well-formed parameters, other variables and the launcher's own give n
                               "NEXAR_CREDENTIALS=/tmp/x", "NEXAR_DEBUG=INFO", "NEXAR_TEST_BIN_DIR=/b", "PATH=/bin",
                               "NEXARX=1"})
             .empty());
+}
+
+TEST_CASE("booleans read in any case; a malformed one reads as its default", "[params]") {
+  // Issue 19: "TRUE" read as false (and was reported as not a boolean).
+  using nexar::params::get_bool;
+  CHECK(environment_problems({"NEXAR_SHM_CMA=TRUE", "NEXAR_SHM_COLL=Off", "NEXAR_NCCL=No"}).empty());
+  struct Case {
+    const char* text;
+    bool value;
+  } cases[] = {{"TRUE", true}, {"Yes", true}, {"ON", true}, {"1", true},
+               {"FALSE", false}, {"off", false}, {"No", false}, {"0", false},
+               {"maybe", true}};  // NEXAR_SHM_CMA's default is 1
+  for (const Case& c : cases) {
+    setenv("NEXAR_SHM_CMA", c.text, 1);
+    nexar::params::reload();
+    INFO(c.text);
+    CHECK(get_bool("NEXAR_SHM_CMA") == c.value);
+  }
+  unsetenv("NEXAR_SHM_CMA");
+  nexar::params::reload();
 }

@@ -155,6 +155,30 @@ void errors() {
   PROBE_CHECK(nexar_send(b, 1, NEXAR_UINT8, 0, -5, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
   PROBE_CHECK(nexar_recv(b, 1, NEXAR_UINT8, -7, 0, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
   PROBE_CHECK(nexar_comm_set_timeout(g_world, -1) == NEXAR_ERR_INVALID_ARGUMENT);
+  // Counts no address space can hold (issue 19: SIZE_MAX/16 crashed in shared memory).
+  const int next = (g_rank + 1) % g_size;
+  nexar_request_t req = nullptr;
+  PROBE_CHECK(nexar_send(b, SIZE_MAX / 16, NEXAR_INT8, next, 0, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
+  PROBE_CHECK(std::strstr(nexar_comm_last_error(g_world), "count 1152921504606846975") != nullptr);
+  PROBE_CHECK(nexar_recv(b, SIZE_MAX / 16, NEXAR_INT8, next, 0, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
+  PROBE_CHECK(nexar_isend(b, SIZE_MAX / 2, NEXAR_INT8, next, 0, g_world, &req) == NEXAR_ERR_INVALID_ARGUMENT);
+  PROBE_CHECK(nexar_irecv(b, SIZE_MAX / 16, NEXAR_FLOAT64, next, 0, g_world, &req) == NEXAR_ERR_INVALID_ARGUMENT);
+  PROBE_CHECK(req == nullptr);
+  // A destroyed communicator: every call says so (issue 19: a use after free), and its
+  // last error went with it.
+  nexar_comm_t dup = nullptr;
+  PROBE_OK(nexar_comm_dup(g_world, &dup));
+  PROBE_CHECK(nexar_send(b, 1, NEXAR_UINT8, g_size, 0, dup) == NEXAR_ERR_INVALID_ARGUMENT);
+  PROBE_CHECK(std::strstr(nexar_comm_last_error(dup), "peer") != nullptr);
+  PROBE_OK(nexar_comm_destroy(dup));
+  PROBE_CHECK(nexar_comm_last_error(dup)[0] == '\0');
+  int x = -1;
+  PROBE_CHECK(nexar_allreduce(b, b, 1, NEXAR_UINT8, NEXAR_SUM, dup) == NEXAR_ERR_INVALID_ARGUMENT);
+  PROBE_CHECK(std::strstr(nexar_comm_last_error(dup), "destroyed") != nullptr);
+  PROBE_CHECK(nexar_send(b, 1, NEXAR_UINT8, 0, 0, dup) == NEXAR_ERR_INVALID_ARGUMENT);
+  PROBE_CHECK(nexar_comm_rank(dup, &x) == NEXAR_ERR_INVALID_ARGUMENT && x == -1);
+  PROBE_CHECK(nexar_comm_revoke(dup) == NEXAR_ERR_INVALID_ARGUMENT);
+  PROBE_CHECK(nexar_comm_destroy(dup) == NEXAR_ERR_INVALID_ARGUMENT);
   // A message longer than the posted receive.
   if (g_size > 1) {
     if (g_rank == 0) {
@@ -193,6 +217,57 @@ void timeout() {
   }
   nexar_comm_destroy(g_world);
   std::exit(0);
+}
+
+// Rank 1 stops itself (SIGSTOP, not dead: no exit to see, and NEXAR_PEER_TIMEOUT is far);
+// rank 0's receive times out, then its destroy of the broken world returns at once
+// instead of waiting a timeout again for rank 1's goodbye (issue 19). Rank 0 then kills rank 1.
+void stopped_destroy() {
+  int32_t pid = static_cast<int32_t>(getpid());
+  if (g_rank == 1) {
+    PROBE_OK(nexar_send(&pid, 1, NEXAR_INT32, 0, 5, g_world));
+    PROBE_OK(nexar_recv(&pid, 1, NEXAR_INT32, 0, 5, g_world));  // rank 0 has the pid: a sent
+    raise(SIGSTOP);                                              // message may still be queued
+    std::exit(3);  // not reached: rank 0 kills it
+  }
+  if (g_rank != 0) std::exit(0);
+  int32_t peer_pid = 0;
+  PROBE_OK(nexar_recv(&peer_pid, 1, NEXAR_INT32, 1, 5, g_world));
+  PROBE_OK(nexar_send(&peer_pid, 1, NEXAR_INT32, 1, 5, g_world));
+  PROBE_OK(nexar_comm_set_timeout(g_world, 3.0));
+  int32_t v;
+  PROBE_CHECK(nexar_recv(&v, 1, NEXAR_INT32, 1, 6, g_world) == NEXAR_ERR_TIMEOUT);
+  auto t0 = std::chrono::steady_clock::now();
+  nexar_result_t r = nexar_comm_destroy(g_world);
+  const double s = probe::seconds_since(t0);
+  std::printf("rank 0: destroy %s after %.2f s\n", nexar_result_string(r), s);
+  kill(peer_pid, SIGKILL);
+  PROBE_CHECK(s < 1.5);  // the goodbye wait would take the 3 s timeout
+  std::printf("rank %d: stopped_destroy ok\n", g_rank);
+  std::fflush(stdout);
+  std::exit(0);
+}
+
+// Three non-blocking allreduces queued at once; rank 1 joins the first two 2 s late each.
+// Each runs under 3.5 s, the last ends some 4 s after it was queued: nexar_wait counts
+// the time a collective runs, not the time it sat queued (issue 19: this was TIMEOUT).
+void queued_wait() {
+  PROBE_OK(nexar_comm_set_timeout(g_world, 3.5));
+  int32_t in[3] = {1, 2, 3}, out[3] = {0, 0, 0};
+  if (g_rank == 1) {
+    for (int i = 0; i < 3; ++i) {
+      if (i < 2) std::this_thread::sleep_for(std::chrono::seconds(2));
+      PROBE_OK(nexar_allreduce(&in[i], &out[i], 1, NEXAR_INT32, NEXAR_SUM, g_world));
+    }
+  } else {
+    nexar_request_t req[3];
+    for (int i = 0; i < 3; ++i) PROBE_OK(nexar_iallreduce(&in[i], &out[i], 1, NEXAR_INT32, NEXAR_SUM, g_world, &req[i]));
+    PROBE_OK(nexar_wait(req[2]));
+    PROBE_OK(nexar_wait(req[0]));
+    PROBE_OK(nexar_wait(req[1]));
+  }
+  for (int i = 0; i < 3; ++i) PROBE_CHECK(out[i] == 2 * in[i]);
+  std::printf("rank %d: queued_wait ok\n", g_rank);
 }
 
 // Idle for longer than the peer timeout: keep-alives keep the connections up.
@@ -254,7 +329,7 @@ void peer_lost() {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: p2p_probe basic|sizes|order|unexpected|errors|timeout|idle|huge|peer_lost\n");
+    std::fprintf(stderr, "usage: p2p_probe basic|sizes|order|unexpected|errors|timeout|idle|huge|peer_lost|stopped_destroy|queued_wait\n");
     return 2;
   }
   PROBE_OK(nexar_init(&g_world));
@@ -270,6 +345,8 @@ int main(int argc, char** argv) {
   else if (s == "idle") idle();
   else if (s == "huge") huge();
   else if (s == "peer_lost") peer_lost();
+  else if (s == "stopped_destroy") stopped_destroy();
+  else if (s == "queued_wait") queued_wait();
   else {
     std::fprintf(stderr, "unknown scenario %s\n", s.c_str());
     return 2;

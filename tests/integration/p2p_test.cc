@@ -68,6 +68,20 @@ TEST_CASE("a dead peer fails every operation that needs it within a few seconds"
   REQUIRE(r.end.exit_code == 137);  // the victim died by SIGKILL; nexrun reports it
 }
 
+TEST_CASE("destroying a world broken by a timeout does not wait for the stopped peer again", "[p2p][fault]") {
+  for (const char* transport : {"auto", "quic"}) {
+    Run r = probe(2, "stopped_destroy", {"NEXAR_PEER_TIMEOUT=30", std::string("NEXAR_TRANSPORT=") + transport});
+    INFO(transport << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE(r.end.finished);
+    CHECK(count_of(r.out, "stopped_destroy ok") == 1);
+    CHECK(r.end.exit_code == 137);  // rank 1, killed by rank 0
+  }
+}
+
+TEST_CASE("nexar_wait does not count the time a collective sat queued", "[p2p]") {
+  expect_ok(probe(2, "queued_wait"), 2, "queued_wait ok");
+}
+
 TEST_CASE("a message above 4 GiB", "[p2p][long]") {
   expect_ok(probe(2, "huge", {}, {}, 300s), 2, "huge ok");
 }

@@ -34,6 +34,19 @@ TEST_CASE("usage errors name what was wrong and exit 2", "[launcher]") {
   CHECK(err.find("--bogus") != std::string::npos);
   e = run_nexrun({probe_path(), "sleep", "0"}, &out, &err);  // -np missing
   CHECK(e.exit_code == 2);
+  // Issue 19: CLI11's range check printed the largest double in full (300 digits).
+  for (const char* bad : {"0", "-1", "inf", "5s"}) {
+    e = run_nexrun({"-np", "1", "--timeout", bad, probe_path(), "sleep", "0"}, &out, &err);
+    INFO(err);
+    CHECK(e.exit_code == 2);
+    CHECK(err.find("--timeout") != std::string::npos);
+    CHECK(err.find(std::string("'") + bad + "' is not a number of seconds > 0") != std::string::npos);
+    CHECK(err.size() < 200);
+  }
+  e = run_nexrun({"-np", "1", "--grace", "-1", probe_path(), "sleep", "0"}, &out, &err);
+  CHECK(e.exit_code == 2);
+  CHECK(err.find("'-1' is not a number of seconds >= 0") != std::string::npos);
+  CHECK(err.size() < 200);
 }
 
 TEST_CASE("options after the program belong to the program", "[launcher]") {

@@ -57,6 +57,26 @@ TEST_CASE("a rank killed by SIGKILL makes nexrun exit 137", "[launcher]") {
   check_all_gone(pids);
 }
 
+TEST_CASE("of ranks that fail together, the one that failed first is named", "[launcher]") {
+  // nexrun is stopped while rank 2 dies and then rank 0: both are reaped after one SIGCHLD.
+  // Issue 19: ranks were reaped in index order, so rank 0 (143) was named and its status taken.
+  NexrunProcess job({"-np", "3", probe_path(), "exit", "99", "0"});  // no rank exits by itself
+  std::vector<long> pids = ready_pids(job, 3);
+  job.signal(SIGSTOP);
+  kill(static_cast<pid_t>(pids[2]), SIGKILL);
+  CHECK(process_gone(static_cast<pid_t>(pids[2]), 5s));
+  kill(static_cast<pid_t>(pids[0]), SIGTERM);
+  CHECK(process_gone(static_cast<pid_t>(pids[0]), 5s));
+  job.signal(SIGCONT);
+  Ended e = job.wait(10s);
+  INFO(job.err());
+  REQUIRE(e.finished);
+  CHECK(e.exit_code == 137);
+  CHECK(count_of(job.err(), "nexrun: ") == 1);
+  CHECK(job.err().find("rank 2 (pid ") != std::string::npos);
+  check_all_gone(pids);
+}
+
 TEST_CASE("ranks that ignore SIGTERM are killed after the grace period", "[launcher]") {
   // Rank 0 fails on a signal we send it; the others ignore SIGTERM.
   NexrunProcess job({"-np", "3", probe_path(), "ignore-term"});

@@ -73,3 +73,27 @@ TEST_CASE("the janitor cleans up once its pipe ends, and only the job's names", 
   unlink(other.c_str());
   remove_tree(tmp);
 }
+
+TEST_CASE("a start that fails after the inboxes exist leaves nothing in /dev/shm", "[launcher]") {
+  // Issue 19: the janitor matched 32 digits of the job id, the names carried 16.
+  std::string out, err;
+  const Ended e = run_nexrun({"-np", "3", SHM_LEAK_PROBE}, &out, &err, 60s, {"NEXAR_TIMEOUT=30"});
+  INFO("stdout:\n" << out << "\nstderr:\n" << err);
+  REQUIRE(e.finished);
+  CHECK(e.exit_code != 0);
+  const size_t at = out.find("job ");
+  REQUIRE(at != std::string::npos);
+  const std::string prefix = "nexar-" + out.substr(at + 4, 16);
+  auto leftovers = [&] {
+    std::vector<std::string> names;
+    for (const std::string& n : nexar_entries("/dev/shm"))
+      if (n.rfind(prefix, 0) == 0) names.push_back(n);
+    return names;
+  };
+  // nexrun has ended; its janitor runs once nexrun's pipe is closed.
+  const auto until = std::chrono::steady_clock::now() + 5s;
+  while (!leftovers().empty() && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(20ms);
+  const std::vector<std::string> left = leftovers();
+  for (const std::string& n : left) unlink(("/dev/shm/" + n).c_str());
+  CHECK(left.empty());
+}

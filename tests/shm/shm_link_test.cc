@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <catch.hpp>
 #include <cstring>
 #include <thread>
@@ -241,4 +242,47 @@ TEST_CASE("a cancelled receive leaves the message for no one and the sender comp
   tx.join();
   CHECK(sent.ok());
   CHECK(intact(3, buf, buf.size()));
+}
+
+namespace {
+// A send that counts its completions (a link must complete each op exactly once).
+struct CountingOp : transport::SendOp {
+  std::atomic<int> completions{0};
+  void complete(const Status&) override { completions.fetch_add(1); }
+};
+}  // namespace
+
+TEST_CASE("a failed link completes a large send whose data was waiting for ring space once", "[shm]") {
+  // Issue 19: a STREAM (DATA after the receiver's CTS) queued behind a full ring was both in
+  // the queue and awaiting its end, and fail() completed it from both.
+  std::vector<uint8_t> big(1u << 20), small(4000);
+  CountingOp big_op;
+  std::vector<CountingOp> small_ops(40);
+  PairOptions opt;
+  opt.cma = false;                   // the receiver asks for the data (CTS): a STREAM
+  opt.unexpected_limit = 64u << 10;  // it stops reading once the small messages pile up
+  ShmPair pair(opt);
+  REQUIRE(pair.status().ok());
+  p2p::RequestPtr r;
+  REQUIRE(pair.engine(1).irecv(ShmPair::kCtx, 0, 1, big.data(), big.size(), nullptr, &r).ok());
+  ShmLink* link = pair.hub(0).link(1);
+  big_op.hdr = transport::MsgHeader{ShmPair::kCtx, 1, big.size(), 0};
+  big_op.data = big.data();
+  link->send(&big_op);  // RTS first, then small messages the receiver holds unexpected
+  for (CountingOp& op : small_ops) {
+    op.hdr = transport::MsgHeader{ShmPair::kCtx, 2, small.size(), 0};
+    op.data = small.data();
+    link->send(&op);
+  }
+  // Both sides poll: the receiver answers the RTS with a CTS, reads small messages until it
+  // is over its limit and holds; the sender queues the DATA behind the messages left.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+  while (std::chrono::steady_clock::now() < until) {
+    pair.hub(1).poll();
+    pair.hub(0).poll();
+  }
+  CHECK(big_op.completions.load() == 0);
+  link->fail(Status(NEXAR_ERR_PEER_LOST, "test"), /*notify_lost=*/false);
+  CHECK(big_op.completions.load() == 1);
+  for (CountingOp& op : small_ops) CHECK(op.completions.load() == 1);
 }

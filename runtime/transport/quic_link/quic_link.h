@@ -101,6 +101,8 @@ class QuicLink final : public transport::PeerLink, public quic::Application {
   // without mu_ (the endpoint's lock comes before it).
   void request_write();
   void write_now();  // under the endpoint's lock
+  // Drops op's large send (waiting, or its stream reset): under the endpoint's lock.
+  void forget_large(transport::SendOp* op);
   void fail_everything(const Status& why, bool tell_sink);
 
   const int self_rank_, world_size_, peer_;

@@ -3,7 +3,6 @@
 // / on_written); a large send completes only when the peer acknowledged all of it (QUIC
 // may retransmit until then).
 #include <cstring>
-#include <future>
 
 #include "core/log.h"
 #include "transport/quic_link/quic_link.h"
@@ -75,37 +74,56 @@ void QuicLink::write_now() {
   if (conn_) conn_->schedule_write();
 }
 
+void QuicLink::forget_large(transport::SendOp* op) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = large_waiting_.begin(); it != large_waiting_.end(); ++it) {
+      if ((*it)->op == op) {
+        delete *it;
+        large_waiting_.erase(it);
+        --large_unacked_;
+        return;
+      }
+    }
+  }
+  for (auto it = large_active_.begin(); it != large_active_.end(); ++it) {
+    if ((*it)->op == op) {
+      if (conn_) conn_->shutdown_stream((*it)->sid, 2);  // QUIC drops what it kept to resend
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        --large_unacked_;
+      }
+      delete *it;
+      large_active_.erase(it);
+      return;
+    }
+  }
+}
+
 void QuicLink::cancel(transport::SendOp* op, const Status&) {
-  auto done = std::make_shared<std::promise<void>>();
-  std::future<void> f = done->get_future();
+  // QUIC reads op->data until the stream is reset, under the endpoint's lock: cancel
+  // returns only once that happened here, or the connection is gone (nothing reads it).
+  struct Call {
+    QuicLink* link;
+    transport::SendOp* op;
+  } call{this, op};
+  if (endpoint_->try_run([](void* c) { static_cast<Call*>(c)->link->forget_large(static_cast<Call*>(c)->op); },
+                         &call))
+    return;
+  auto done = std::make_shared<bool>(false);  // under mu_
   endpoint_->post([this, op, done] {
+    forget_large(op);
     {
       std::lock_guard<std::mutex> lock(mu_);
-      for (auto it = large_waiting_.begin(); it != large_waiting_.end(); ++it) {
-        if ((*it)->op == op) {
-          delete *it;
-          large_waiting_.erase(it);
-          --large_unacked_;
-          break;
-        }
-      }
+      *done = true;
     }
-    for (auto it = large_active_.begin(); it != large_active_.end(); ++it) {
-      if ((*it)->op == op) {
-        if (conn_) conn_->shutdown_stream((*it)->sid, 2);
-        {
-          std::lock_guard<std::mutex> lock(mu_);
-          --large_unacked_;
-        }
-        delete *it;
-        large_active_.erase(it);
-        break;
-      }
-    }
-    done->set_value();
+    cv_.notify_all();
   });
-  if (f.wait_for(std::chrono::seconds(5)) != std::future_status::ready)
-    NX_WARN(NET, "cancelling a send to rank %d did not finish in 5 s", peer_);
+  std::unique_lock<std::mutex> lock(mu_);
+  // The progress thread runs posted work within milliseconds; a warning every 5 s says
+  // if it does not, but returning earlier would leave QUIC reading a buffer its owner reuses.
+  while (!cv_.wait_for(lock, std::chrono::seconds(5), [&] { return *done || !dead_.ok(); }))
+    NX_WARN(NET, "cancelling a send to rank %d waits for the progress thread (over 5 s)", peer_);
 }
 
 void QuicLink::start_large_streams() {

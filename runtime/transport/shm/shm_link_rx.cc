@@ -183,8 +183,10 @@ void ShmLink::fail(const Status& why, bool notify_lost) {
     awaiting.swap(awaiting_ack_);
     queued_.store(0, std::memory_order_relaxed);
   }
+  // RTS and STREAM ops are in `awaiting` (a STREAM's until its last byte was pushed):
+  // completed there, once.
   for (TxItem& it : queue)
-    if (it.op && it.kind != TxItem::RTS) it.op->complete(why);  // RTS ops are in `awaiting`
+    if (it.op && it.kind == TxItem::MSG) it.op->complete(why);
   for (auto& [seq, op] : awaiting) op->complete(why);
   for (auto& [seq, in] : incoming_) sink_->finish_placement(in.msg, why);
   incoming_.clear();

@@ -78,14 +78,18 @@ Token Token::process_only() {
   return t;
 }
 
+std::string job_shm_prefix(const std::string& job_id) {
+  std::string job;
+  for (char c : job_id)
+    if (std::isalnum(static_cast<unsigned char>(c)) && job.size() < 64) job.push_back(c);
+  return "nexar-" + (job.empty() ? std::string("job") : job) + "-";
+}
+
 Token Token::make(const std::string& job_id, int rank) {
   Token t = process_only();
   t.enabled = true;
   t.mnt_ns = ns_id("/proc/self/ns/mnt");
-  std::string job;
-  for (char c : job_id.substr(0, 16))
-    if (std::isalnum(static_cast<unsigned char>(c))) job.push_back(c);
-  t.name = "/nexar-" + (job.empty() ? std::string("job") : job) + "-r" + std::to_string(rank) + "-" + random_hex(8);
+  t.name = "/" + job_shm_prefix(job_id) + "r" + std::to_string(rank) + "-" + random_hex(8);
   return t;
 }
 

@@ -14,6 +14,11 @@
 
 namespace nexar::shm {
 
+// How every /dev/shm name of a job begins, without the leading '/': "nexar-<job id>-" (its
+// letters and digits, "job" when none). Token::make names inboxes with it and nexrun's
+// janitor (launcher/janitor.cc) removes what a failed start left behind by it.
+std::string job_shm_prefix(const std::string& job_id);
+
 struct Token {
   bool enabled = false;  // shared memory offered
   pid_t pid = 0;         // 0: unknown
