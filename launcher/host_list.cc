@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
@@ -119,15 +120,87 @@ Status read_hostfile(const std::string& path, std::vector<HostSlots>* hosts) {
   return parse_hostfile_text(ss.str(), hosts).with_context("hostfile " + path);
 }
 
+namespace {
+
+constexpr size_t kMaxHostName = 255;
+
+Status bad_hostlist(const std::string& what, const std::string& text) {
+  return Status(NEXAR_ERR_INVALID_ARGUMENT, what + " in hostlist '" + text + "'");
+}
+
+// The values of one bracket group's inside, "01-04,07" -> 01 02 03 04 07; at most limit.
+Status bracket_values(const std::string& inside, size_t limit, const std::string& text,
+                      std::vector<std::string>* values) {
+  std::stringstream ranges(inside);
+  std::string range;
+  while (std::getline(ranges, range, ',')) {
+    const size_t dash = range.find('-');
+    const std::string lo_s = range.substr(0, dash);
+    const std::string hi_s = dash == std::string::npos ? lo_s : range.substr(dash + 1);
+    auto number = [](const std::string& s) {  // at most 9 digits: no overflow below
+      return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
+    };
+    long lo = 0, hi = 0;
+    bool ok = number(lo_s) && number(hi_s);
+    if (ok) {
+      lo = std::strtol(lo_s.c_str(), nullptr, 10);
+      hi = std::strtol(hi_s.c_str(), nullptr, 10);
+      ok = lo <= hi;
+    }
+    if (!ok) return bad_hostlist("bad range '" + range + "'", text);
+    if (static_cast<size_t>(hi - lo) + 1 > limit - values->size())  // values->size() <= limit
+      return bad_hostlist(strprintf("more than %zu names", kMaxSlurmNames), text);
+    const int width = static_cast<int>(lo_s.size());  // n[01-04]: zero padded to 2
+    for (long i = lo; i <= hi; ++i) values->push_back(strprintf("%0*ld", width, i));
+  }
+  if (values->empty()) return bad_hostlist("empty brackets", text);
+  return Status::Ok();
+}
+
+// Appends the names of one comma-free item: its text with each bracket group replaced by
+// one of its values, every combination, the leftmost group slowest (an odometer). The
+// product of the groups' sizes is bounded before any name is made.
+Status expand_item(const std::string& item, const std::string& text, std::vector<std::string>* names) {
+  std::vector<std::string> texts;                // texts[g] before group g; the last after all
+  std::vector<std::vector<std::string>> groups;  // each group's values
+  size_t combinations = 1, pos = 0;
+  const size_t room = kMaxSlurmNames - names->size();
+  for (size_t open; (open = item.find('[', pos)) != std::string::npos;) {
+    const size_t close = item.find(']', open);  // balanced and not nested (checked)
+    texts.push_back(item.substr(pos, open - pos));
+    groups.emplace_back();
+    NX_RETURN_IF_ERROR(bracket_values(item.substr(open + 1, close - open - 1), room / combinations, text,
+                                      &groups.back()));
+    combinations *= groups.back().size();  // <= room
+    pos = close + 1;
+  }
+  texts.push_back(item.substr(pos));
+  if (combinations > room) return bad_hostlist(strprintf("more than %zu names", kMaxSlurmNames), text);
+  std::vector<size_t> at(groups.size(), 0);
+  for (size_t n = 0; n < combinations; ++n) {
+    std::string name = texts[0];
+    for (size_t g = 0; g < groups.size(); ++g) name += groups[g][at[g]] + texts[g + 1];
+    if (name.size() > kMaxHostName) return bad_hostlist("a name longer than 255 characters", text);
+    names->push_back(std::move(name));
+    for (size_t g = groups.size(); g-- > 0;) {  // the rightmost group turns fastest
+      if (++at[g] < groups[g].size()) break;
+      at[g] = 0;
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status expand_slurm_hostlist(const std::string& text, std::vector<std::string>* names) {
-  // Split at commas outside brackets, then expand "prefix[ranges]suffix" (one bracket).
+  // Split at commas outside brackets, then expand each item's bracket groups.
   std::vector<std::string> items;
   std::string cur;
   int depth = 0;
   for (char c : text) {
     if (c == '[') ++depth;
     if (c == ']') --depth;
-    if (depth < 0 || depth > 1) return Status(NEXAR_ERR_INVALID_ARGUMENT, "unbalanced brackets in hostlist '" + text + "'");
+    if (depth < 0 || depth > 1) return bad_hostlist("unbalanced brackets", text);
     if (c == ',' && depth == 0) {
       items.push_back(cur);
       cur.clear();
@@ -135,35 +208,11 @@ Status expand_slurm_hostlist(const std::string& text, std::vector<std::string>* 
       cur += c;
     }
   }
-  if (depth != 0) return Status(NEXAR_ERR_INVALID_ARGUMENT, "unbalanced brackets in hostlist '" + text + "'");
+  if (depth != 0) return bad_hostlist("unbalanced brackets", text);
   items.push_back(cur);
   for (const std::string& item : items) {
-    if (item.empty()) return Status(NEXAR_ERR_INVALID_ARGUMENT, "empty name in hostlist '" + text + "'");
-    size_t open = item.find('[');
-    if (open == std::string::npos) {
-      names->push_back(item);
-      continue;
-    }
-    size_t close = item.find(']', open);
-    const std::string prefix = item.substr(0, open), suffix = item.substr(close + 1);
-    std::stringstream ranges(item.substr(open + 1, close - open - 1));
-    std::string range;
-    while (std::getline(ranges, range, ',')) {
-      size_t dash = range.find('-');
-      const std::string lo_s = range.substr(0, dash);
-      const std::string hi_s = dash == std::string::npos ? lo_s : range.substr(dash + 1);
-      long lo = 0, hi = 0;
-      bool ok = !lo_s.empty() && !hi_s.empty() && lo_s.find_first_not_of("0123456789") == std::string::npos &&
-                hi_s.find_first_not_of("0123456789") == std::string::npos;
-      if (ok) {
-        lo = std::strtol(lo_s.c_str(), nullptr, 10);
-        hi = std::strtol(hi_s.c_str(), nullptr, 10);
-        ok = lo <= hi && hi - lo < 100000;
-      }
-      if (!ok) return Status(NEXAR_ERR_INVALID_ARGUMENT, "bad range '" + range + "' in hostlist '" + text + "'");
-      const int width = static_cast<int>(lo_s.size());  // n[01-04]: zero padded to 2
-      for (long i = lo; i <= hi; ++i) names->push_back(prefix + strprintf("%0*ld", width, i) + suffix);
-    }
+    if (item.empty()) return bad_hostlist("empty name", text);
+    NX_RETURN_IF_ERROR(expand_item(item, text, names));
   }
   return Status::Ok();
 }
@@ -181,6 +230,9 @@ Status expand_slurm_tasks_per_node(const std::string& text, std::vector<int>* co
            parse_count(item.substr(paren + 2, item.size() - paren - 3), 100000, &repeat);
     }
     if (!ok) return Status(NEXAR_ERR_INVALID_ARGUMENT, "bad item '" + item + "' in SLURM_TASKS_PER_NODE '" + text + "'");
+    if (static_cast<size_t>(repeat) > kMaxSlurmNames - counts->size())
+      return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                    strprintf("SLURM_TASKS_PER_NODE '%s' names more than %zu hosts", text.c_str(), kMaxSlurmNames));
     for (long i = 0; i < repeat; ++i) counts->push_back(static_cast<int>(n));
   }
   if (counts->empty()) return Status(NEXAR_ERR_INVALID_ARGUMENT, "empty SLURM_TASKS_PER_NODE");

@@ -21,7 +21,12 @@ Status parse_host_option(const std::string& text, std::vector<HostSlots>* hosts)
 Status parse_hostfile_text(const std::string& text, std::vector<HostSlots>* hosts);
 Status read_hostfile(const std::string& path, std::vector<HostSlots>* hosts);
 
-// SLURM's hostlist expression: "n[01-04,07],login1" -> n01 n02 n03 n04 n07 login1.
+// The most names or task counts a SLURM variable may expand to (a bound for bad input).
+inline constexpr size_t kMaxSlurmNames = 65536;
+
+// SLURM's hostlist expression: "n[01-04,07],login1" -> n01 n02 n03 n04 n07 login1; several
+// bracket groups in one name expand leftmost slowest: "r[1-2]-n[01-02]" -> r1-n01 r1-n02
+// r2-n01 r2-n02. Numbers keep the width written (zero padding).
 Status expand_slurm_hostlist(const std::string& text, std::vector<std::string>* names);
 // SLURM_TASKS_PER_NODE: "2(x3),1" -> 2 2 2 1.
 Status expand_slurm_tasks_per_node(const std::string& text, std::vector<int>* counts);

@@ -46,7 +46,19 @@ TEST_CASE("SLURM hostlists and tasks per node", "[multihost]") {
   CHECK(!expand_slurm_hostlist("n[1-", &n).ok());
   CHECK(!expand_slurm_hostlist("n[3-1]", &n).ok());
   CHECK(!expand_slurm_hostlist("a,,b", &n).ok());
+  // Several bracket groups in a name (found by fuzzing: the second was taken as text).
+  n.clear();
+  REQUIRE(expand_slurm_hostlist("r[1-2]-n[01-02],x[7]y[08-09]z", &n).ok());
+  CHECK(n == std::vector<std::string>{"r1-n01", "r1-n02", "r2-n01", "r2-n02", "x7y08z", "x7y09z"});
+  // Bounds (fuzzing: LONG_MAX looped forever, and expansions had no limit).
+  n.clear();
+  CHECK(!expand_slurm_hostlist("n[9223372036854775807]", &n).ok());
+  CHECK(!expand_slurm_hostlist("n[]", &n).ok());
+  CHECK(!expand_slurm_hostlist("a[0-99999]b[0-99999]", &n).ok());
+  CHECK(n.size() <= kMaxSlurmNames);
   std::vector<int> t;
+  CHECK(!expand_slurm_tasks_per_node("1(x100000),1(x100000)", &t).ok());
+  t.clear();
   REQUIRE(expand_slurm_tasks_per_node("2(x3),1", &t).ok());
   CHECK(t == std::vector<int>{2, 2, 2, 1});
   t.clear();
