@@ -9,6 +9,7 @@ pkgs=(build-essential cmake pkg-config
       ngtcp2-client   # gtlsclient: the stock HTTP/3 client the tests read the rendezvous with
       procps iproute2
       python3-torch   # a stock PyTorch env:// program under nexrun (integration_torch_env)
+      libtorch-dev pybind11-dev python3-dev   # the PyTorch backend python/nexar_torch and its tests
       slurmctld slurmd slurm-client munge openssh-client openssh-server)  # many hosts: SLURM, ssh agents
 # --bench: also what tools/compare_allreduce.sh compares against and plots with.
 [ "${1:-}" = "--bench" ] && pkgs+=(openmpi-bin libopenmpi-dev gnuplot-nox)

@@ -1,0 +1,273 @@
+// The collectives of ProcessGroupNexar, each one nexar non-blocking call (plus copies where
+// torch passes lists of tensors and nexar wants one buffer).
+#include "nexar_torch/process_group.h"
+
+#include "nexar_torch/torch_args.h"
+
+#include <c10/util/Exception.h>
+
+namespace nexar_torch {
+
+namespace {
+
+// A request slot for the call being started.
+nexar_request_t *next_request(InFlight &f) {
+  f.requests.push_back(nullptr);
+  return &f.requests.back();
+}
+
+// Copies flat's consecutive blocks into the tensors of list.
+void copy_out(const at::Tensor &flat, std::vector<at::Tensor> &list) {
+  int64_t offset = 0;
+  for (at::Tensor &t : list) {
+    t.copy_(flat.narrow(0, offset, t.numel()).view(t.sizes()));
+    offset += t.numel();
+  }
+}
+
+// The tensors of list, one after the other, in one new buffer.
+at::Tensor flattened(const std::vector<at::Tensor> &list) {
+  std::vector<at::Tensor> flat;
+  flat.reserve(list.size());
+  for (const at::Tensor &t : list) flat.push_back(t.reshape({-1}));
+  return at::cat(flat);
+}
+
+void check_root(int64_t root, int size, const char *what) {
+  TORCH_CHECK(root >= 0 && root < size, "nexar ", what, ": root rank ", root, " outside [0, ", size, ")");
+}
+
+}  // namespace
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::broadcast(std::vector<at::Tensor> &tensors,
+                                                            const c10d::BroadcastOptions &opts) {
+  const at::Tensor &t = single_tensor(tensors, "broadcast");
+  check_root(opts.rootRank, getSize(), "broadcast");
+  Buffer b = bytes_of(t);
+  return launch(c10d::OpType::BROADCAST, "broadcast", {t}, {t}, [&](InFlight &f) {
+    return nexar_ibroadcast(b.data, b.count, b.dtype, static_cast<int>(opts.rootRank), comm(), next_request(f));
+  });
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::allreduce(std::vector<at::Tensor> &tensors,
+                                                            const c10d::AllreduceOptions &opts) {
+  const at::Tensor &t = single_tensor(tensors, "allreduce");
+  Reduction r = reduction_for(t, opts.reduceOp, "allreduce");
+  premultiplied(t, r, /*in_place=*/true);
+  return launch(c10d::OpType::ALLREDUCE, "allreduce", {t}, {t}, [&](InFlight &f) {
+    return nexar_iallreduce(t.data_ptr(), t.data_ptr(), static_cast<size_t>(t.numel()), r.dtype, r.op, comm(),
+                            next_request(f));
+  });
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::allreduce_coalesced(std::vector<at::Tensor> &tensors,
+                                                                      const c10d::AllreduceCoalescedOptions &opts) {
+  TORCH_CHECK(!tensors.empty(), "nexar allreduce_coalesced: no tensors");
+  check_like(tensors, tensors[0], -1, "allreduce_coalesced");
+  Reduction r = reduction_for(tensors[0], opts.reduceOp, "allreduce_coalesced");
+  return launch(c10d::OpType::ALLREDUCE_COALESCED, "allreduce_coalesced", tensors, tensors, [&](InFlight &f) {
+    for (const at::Tensor &t : tensors) {
+      premultiplied(t, r, /*in_place=*/true);
+      f.ptrs.push_back(t.data_ptr());
+      f.counts.push_back(static_cast<size_t>(t.numel()));
+    }
+    return nexar_iallreduce_bucketed(f.ptrs.data(), f.counts.data(), f.ptrs.size(), r.dtype, r.op, comm(),
+                                     next_request(f));
+  });
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::reduce(std::vector<at::Tensor> &tensors,
+                                                         const c10d::ReduceOptions &opts) {
+  const at::Tensor &t = single_tensor(tensors, "reduce");
+  check_root(opts.rootRank, getSize(), "reduce");
+  Reduction r = reduction_for(t, opts.reduceOp, "reduce");
+  // The root's tensor receives the result; elsewhere torch leaves it unspecified, so scaling
+  // it in place is fine everywhere.
+  premultiplied(t, r, /*in_place=*/true);
+  const bool root = opts.rootRank == getRank();
+  return launch(c10d::OpType::REDUCE, "reduce", {t}, {t}, [&](InFlight &f) {
+    return nexar_ireduce(t.data_ptr(), root ? t.data_ptr() : nullptr, static_cast<size_t>(t.numel()), r.dtype, r.op,
+                         static_cast<int>(opts.rootRank), comm(), next_request(f));
+  });
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::_allgather_base(at::Tensor &output, at::Tensor &input,
+                                                                  const c10d::AllgatherOptions &) {
+  check_tensor(input, "_allgather_base");
+  check_like({output}, input, input.numel() * getSize(), "_allgather_base (output)");
+  Buffer in = bytes_of(input);
+  return launch(c10d::OpType::_ALLGATHER_BASE, "_allgather_base", {output}, {input, output}, [&](InFlight &f) {
+    return nexar_iallgather(in.data, output.data_ptr(), in.count, NEXAR_UINT8, comm(), next_request(f));
+  });
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::allgather(std::vector<std::vector<at::Tensor>> &outputs,
+                                                            std::vector<at::Tensor> &inputs,
+                                                            const c10d::AllgatherOptions &) {
+  const at::Tensor &in = single_tensor(inputs, "allgather");
+  TORCH_CHECK(outputs.size() == 1 && static_cast<int>(outputs[0].size()) == getSize(),
+              "nexar allgather: expects one list of ", getSize(), " output tensors");
+  std::vector<at::Tensor> &list = outputs[0];
+  check_like(list, in, in.numel(), "allgather (output)");
+  at::Tensor flat = at::empty({in.numel() * getSize()}, in.options());
+  Buffer b = bytes_of(in);
+  auto work = launch(c10d::OpType::ALLGATHER, "allgather", list, {in, flat}, [&](InFlight &f) {
+    return nexar_iallgather(b.data, flat.data_ptr(), b.count, NEXAR_UINT8, comm(), next_request(f));
+  });
+  work->on_success = [flat, list]() mutable { copy_out(flat, list); };
+  return work;
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::gather(std::vector<std::vector<at::Tensor>> &outputs,
+                                                         std::vector<at::Tensor> &inputs,
+                                                         const c10d::GatherOptions &opts) {
+  const at::Tensor &in = single_tensor(inputs, "gather");
+  check_root(opts.rootRank, getSize(), "gather");
+  const bool root = opts.rootRank == getRank();
+  std::vector<at::Tensor> list;
+  at::Tensor flat;
+  if (root) {
+    TORCH_CHECK(outputs.size() == 1 && static_cast<int>(outputs[0].size()) == getSize(),
+                "nexar gather: the root expects one list of ", getSize(), " output tensors");
+    list = outputs[0];
+    check_like(list, in, in.numel(), "gather (output)");
+    flat = at::empty({in.numel() * getSize()}, in.options());
+  } else {
+    TORCH_CHECK(outputs.empty() || outputs[0].empty(), "nexar gather: only the root passes output tensors");
+  }
+  Buffer b = bytes_of(in);
+  auto work = launch(c10d::OpType::GATHER, "gather", list, {in, flat}, [&](InFlight &f) {
+    return nexar_igather(b.data, root ? flat.data_ptr() : nullptr, b.count, NEXAR_UINT8,
+                         static_cast<int>(opts.rootRank), comm(), next_request(f));
+  });
+  if (root) work->on_success = [flat, list]() mutable { copy_out(flat, list); };
+  return work;
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::scatter(std::vector<at::Tensor> &outputs,
+                                                          std::vector<std::vector<at::Tensor>> &inputs,
+                                                          const c10d::ScatterOptions &opts) {
+  const at::Tensor &out = single_tensor(outputs, "scatter");
+  check_root(opts.rootRank, getSize(), "scatter");
+  const bool root = opts.rootRank == getRank();
+  at::Tensor flat;
+  if (root) {
+    TORCH_CHECK(inputs.size() == 1 && static_cast<int>(inputs[0].size()) == getSize(),
+                "nexar scatter: the root expects one list of ", getSize(), " input tensors");
+    check_like(inputs[0], out, out.numel(), "scatter (input)");
+    flat = flattened(inputs[0]);
+  } else {
+    TORCH_CHECK(inputs.empty() || inputs[0].empty(), "nexar scatter: only the root passes input tensors");
+  }
+  Buffer b = bytes_of(out);
+  return launch(c10d::OpType::SCATTER, "scatter", {out}, {out, flat}, [&](InFlight &f) {
+    return nexar_iscatter(root ? flat.data_ptr() : nullptr, b.data, b.count, NEXAR_UINT8,
+                          static_cast<int>(opts.rootRank), comm(), next_request(f));
+  });
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::_reduce_scatter_base(at::Tensor &output, at::Tensor &input,
+                                                                       const c10d::ReduceScatterOptions &opts) {
+  check_tensor(output, "_reduce_scatter_base");
+  check_like({input}, output, output.numel() * getSize(), "_reduce_scatter_base (input)");
+  Reduction r = reduction_for(input, opts.reduceOp, "_reduce_scatter_base");
+  at::Tensor in = premultiplied(input, r, /*in_place=*/false);
+  return launch(c10d::OpType::_REDUCE_SCATTER_BASE, "_reduce_scatter_base", {output}, {in, output},
+                [&](InFlight &f) {
+                  return nexar_ireduce_scatter(in.data_ptr(), output.data_ptr(), static_cast<size_t>(output.numel()),
+                                               r.dtype, r.op, comm(), next_request(f));
+                });
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::reduce_scatter(std::vector<at::Tensor> &outputs,
+                                                                 std::vector<std::vector<at::Tensor>> &inputs,
+                                                                 const c10d::ReduceScatterOptions &opts) {
+  at::Tensor &out = const_cast<at::Tensor &>(single_tensor(outputs, "reduce_scatter"));
+  TORCH_CHECK(inputs.size() == 1 && static_cast<int>(inputs[0].size()) == getSize(),
+              "nexar reduce_scatter: expects one list of ", getSize(), " input tensors");
+  check_like(inputs[0], out, out.numel(), "reduce_scatter (input)");
+  at::Tensor flat = flattened(inputs[0]);
+  return _reduce_scatter_base(out, flat, opts);
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::alltoall_base(at::Tensor &output, at::Tensor &input,
+                                                                std::vector<int64_t> &output_splits,
+                                                                std::vector<int64_t> &input_splits,
+                                                                const c10d::AllToAllOptions &) {
+  check_tensor(input, "alltoall_base");
+  check_like({output}, input, -1, "alltoall_base (output)");
+  const int n = getSize();
+  if (output_splits.empty() && input_splits.empty()) {
+    TORCH_CHECK(input.numel() == output.numel() && input.numel() % n == 0, "nexar alltoall_base: input (",
+                input.numel(), " elements) and output (", output.numel(),
+                ") must be equal and divisible by the group size ", n, " without split sizes");
+    Buffer in = bytes_of(input);
+    return launch(c10d::OpType::ALLTOALL_BASE, "alltoall_base", {output}, {input, output}, [&](InFlight &f) {
+      return nexar_ialltoall(in.data, output.data_ptr(), in.count / n, NEXAR_UINT8, comm(), next_request(f));
+    });
+  }
+  // Split sizes count rows (first dimension); none given on one side means equal rows.
+  auto bytes_per = [&](const at::Tensor &t, const std::vector<int64_t> &splits, const char *side) {
+    const int64_t rows = t.dim() > 0 ? t.size(0) : 1;
+    const int64_t row_bytes = rows > 0 ? static_cast<int64_t>(t.nbytes()) / rows : 0;
+    std::vector<size_t> bytes(n);
+    if (splits.empty()) {
+      TORCH_CHECK(rows % n == 0, "nexar alltoall_base: ", side, " has ", rows, " rows, not divisible by ", n);
+      for (int i = 0; i < n; ++i) bytes[i] = static_cast<size_t>(rows / n * row_bytes);
+      return bytes;
+    }
+    TORCH_CHECK(static_cast<int>(splits.size()) == n, "nexar alltoall_base: ", splits.size(), " ", side,
+                " split sizes for a group of ", n);
+    int64_t total = 0;
+    for (int i = 0; i < n; ++i) {
+      TORCH_CHECK(splits[i] >= 0, "nexar alltoall_base: negative ", side, " split size ", splits[i]);
+      total += splits[i];
+      bytes[i] = static_cast<size_t>(splits[i] * row_bytes);
+    }
+    TORCH_CHECK(total == rows, "nexar alltoall_base: ", side, " split sizes add up to ", total, " rows, the tensor has ",
+                rows);
+    return bytes;
+  };
+  std::vector<size_t> send_bytes = bytes_per(input, input_splits, "input");
+  std::vector<size_t> recv_bytes = bytes_per(output, output_splits, "output");
+  std::vector<const char *> send_ptrs(n);
+  std::vector<char *> recv_ptrs(n);
+  size_t so = 0, ro = 0;
+  for (int i = 0; i < n; ++i) {
+    send_ptrs[i] = static_cast<const char *>(input.data_ptr()) + so;
+    recv_ptrs[i] = static_cast<char *>(output.data_ptr()) + ro;
+    so += send_bytes[i];
+    ro += recv_bytes[i];
+  }
+  return launch(c10d::OpType::ALLTOALL_BASE, "alltoall_base", {output}, {input, output}, [&](InFlight &f) {
+    return exchange(f, send_ptrs, send_bytes, recv_ptrs, recv_bytes);
+  });
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::alltoall(std::vector<at::Tensor> &outputs,
+                                                           std::vector<at::Tensor> &inputs,
+                                                           const c10d::AllToAllOptions &) {
+  const int n = getSize();
+  TORCH_CHECK(static_cast<int>(inputs.size()) == n && static_cast<int>(outputs.size()) == n,
+              "nexar alltoall: expects ", n, " input and ", n, " output tensors, got ", inputs.size(), " and ",
+              outputs.size());
+  TORCH_CHECK(n > 0, "nexar alltoall: empty group");
+  check_like(inputs, inputs[0], -1, "alltoall (input)");
+  check_like(outputs, inputs[0], -1, "alltoall (output)");
+  std::vector<const char *> send_ptrs(n);
+  std::vector<char *> recv_ptrs(n);
+  std::vector<size_t> send_bytes(n), recv_bytes(n);
+  for (int i = 0; i < n; ++i) {
+    send_ptrs[i] = static_cast<const char *>(inputs[i].data_ptr());
+    send_bytes[i] = inputs[i].nbytes();
+    recv_ptrs[i] = static_cast<char *>(outputs[i].data_ptr());
+    recv_bytes[i] = outputs[i].nbytes();
+  }
+  std::vector<at::Tensor> keep = inputs;
+  keep.insert(keep.end(), outputs.begin(), outputs.end());
+  return launch(c10d::OpType::ALLTOALL, "alltoall", outputs, keep, [&](InFlight &f) {
+    return exchange(f, send_ptrs, send_bytes, recv_ptrs, recv_bytes);
+  });
+}
+
+}  // namespace nexar_torch

@@ -1,0 +1,103 @@
+// ProcessGroupNexar: torch.distributed's process group on a nexar communicator.
+//
+// Every operation checks its tensors, starts nexar's non-blocking call in the caller's
+// thread and returns a NexarWork holding the request (work.h). Operations that only move
+// data move bytes, so every torch dtype works; reductions map dtype and op (torch_args.h).
+// Operations nexar has no single call for are built from its calls:
+// list outputs are gathered into one buffer and copied out after completion, uneven
+// all-to-all is point to point with a tag torch's send/recv may not use.
+#pragma once
+
+#include "nexar_torch/work.h"
+
+#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
+
+#include <nexar/nexar.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+
+namespace nexar_torch {
+
+// User tags for send/recv are below this; the backend's own point to point uses it.
+constexpr int kInternalTag = 1 << 30;
+
+// A communicator the group owns: destroyed (collectively) with the last reference.
+class Comm {
+ public:
+  explicit Comm(nexar_comm_t c) : comm_(c) {}
+  ~Comm();
+  Comm(const Comm &) = delete;
+  Comm &operator=(const Comm &) = delete;
+  nexar_comm_t get() const { return comm_; }
+
+ private:
+  nexar_comm_t comm_;
+};
+
+class ProcessGroupNexar final : public c10d::ProcessGroup {
+ public:
+  // The group over launcher world's ranks (nexrun, srun): the world itself the first time,
+  // a duplicate of it afterwards (collective over the world).
+  static c10::intrusive_ptr<ProcessGroupNexar> from_launcher(std::chrono::milliseconds timeout);
+  // The group over a world joined by a unique id (nexar_init_rank).
+  static c10::intrusive_ptr<ProcessGroupNexar> from_unique_id(const std::string &id, int rank, int size,
+                                                              std::chrono::milliseconds timeout);
+
+  ProcessGroupNexar(std::shared_ptr<Comm> comm, std::chrono::milliseconds timeout);
+  ~ProcessGroupNexar() override;
+
+  const std::string getBackendName() const override { return "nexar"; }
+
+  c10::intrusive_ptr<c10d::Work> broadcast(std::vector<at::Tensor> &tensors,
+                                           const c10d::BroadcastOptions &opts) override;
+  c10::intrusive_ptr<c10d::Work> allreduce(std::vector<at::Tensor> &tensors,
+                                           const c10d::AllreduceOptions &opts) override;
+  c10::intrusive_ptr<c10d::Work> allreduce_coalesced(std::vector<at::Tensor> &tensors,
+                                                     const c10d::AllreduceCoalescedOptions &opts) override;
+  c10::intrusive_ptr<c10d::Work> reduce(std::vector<at::Tensor> &tensors, const c10d::ReduceOptions &opts) override;
+  c10::intrusive_ptr<c10d::Work> allgather(std::vector<std::vector<at::Tensor>> &outputs,
+                                           std::vector<at::Tensor> &inputs,
+                                           const c10d::AllgatherOptions &opts) override;
+  c10::intrusive_ptr<c10d::Work> _allgather_base(at::Tensor &output, at::Tensor &input,
+                                                 const c10d::AllgatherOptions &opts) override;
+  c10::intrusive_ptr<c10d::Work> gather(std::vector<std::vector<at::Tensor>> &outputs,
+                                        std::vector<at::Tensor> &inputs, const c10d::GatherOptions &opts) override;
+  c10::intrusive_ptr<c10d::Work> scatter(std::vector<at::Tensor> &outputs,
+                                         std::vector<std::vector<at::Tensor>> &inputs,
+                                         const c10d::ScatterOptions &opts) override;
+  c10::intrusive_ptr<c10d::Work> reduce_scatter(std::vector<at::Tensor> &outputs,
+                                                std::vector<std::vector<at::Tensor>> &inputs,
+                                                const c10d::ReduceScatterOptions &opts) override;
+  c10::intrusive_ptr<c10d::Work> _reduce_scatter_base(at::Tensor &output, at::Tensor &input,
+                                                      const c10d::ReduceScatterOptions &opts) override;
+  c10::intrusive_ptr<c10d::Work> alltoall_base(at::Tensor &output, at::Tensor &input,
+                                               std::vector<int64_t> &output_splits,
+                                               std::vector<int64_t> &input_splits,
+                                               const c10d::AllToAllOptions &opts) override;
+  c10::intrusive_ptr<c10d::Work> alltoall(std::vector<at::Tensor> &outputs, std::vector<at::Tensor> &inputs,
+                                          const c10d::AllToAllOptions &opts) override;
+  c10::intrusive_ptr<c10d::Work> send(std::vector<at::Tensor> &tensors, int dst, int tag) override;
+  c10::intrusive_ptr<c10d::Work> recv(std::vector<at::Tensor> &tensors, int src, int tag) override;
+  c10::intrusive_ptr<c10d::Work> barrier(const c10d::BarrierOptions &opts) override;
+
+  nexar_comm_t comm() const { return comm_->get(); }
+
+ private:
+  using Start = std::function<nexar_result_t(InFlight &)>;
+  // A Work for one operation: runs start (which posts requests into the flight), records a
+  // failed start with nexar's message, and returns the Work (completed later).
+  c10::intrusive_ptr<NexarWork> launch(c10d::OpType type, const char *what, std::vector<at::Tensor> outputs,
+                                       std::vector<at::Tensor> keep_alive, const Start &start);
+  // Sends send_bytes[j] bytes at send_ptrs[j] to rank j and receives recv_bytes[i] at
+  // recv_ptrs[i] from rank i, with the internal tag (all-to-all with uneven sizes).
+  nexar_result_t exchange(InFlight &f, const std::vector<const char *> &send_ptrs,
+                          const std::vector<size_t> &send_bytes, const std::vector<char *> &recv_ptrs,
+                          const std::vector<size_t> &recv_bytes);
+
+  std::shared_ptr<Comm> comm_;
+  std::shared_ptr<Completer> completer_;
+};
+
+}  // namespace nexar_torch

@@ -1,0 +1,168 @@
+#include "nexar_torch/work.h"
+
+#include "nexar_torch/torch_args.h"
+
+#include <ATen/core/jit_type.h>
+
+namespace nexar_torch {
+
+std::string InFlight::wait_all(const char *what) {
+  std::string error;
+  for (nexar_request_t &req : requests) {
+    if (req == nullptr) continue;
+    nexar_result_t rc = nexar_wait(req);
+    req = nullptr;
+    if (rc != NEXAR_SUCCESS && error.empty()) error = failure_text(what, rc, nexar_comm_last_error(nullptr));
+  }
+  requests.clear();
+  if (start_rc != NEXAR_SUCCESS) error = start_error;
+  return error;
+}
+
+Completer::~Completer() { stop(); }
+
+bool Completer::post(std::function<void()> job) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (stopped_) return false;
+  if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+  jobs_.push_back(std::move(job));
+  cv_.notify_one();
+  return true;
+}
+
+void Completer::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopped_ = true;
+    cv_.notify_one();
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+void Completer::run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    cv_.wait(lock, [this] { return stopped_ || !jobs_.empty(); });
+    if (jobs_.empty()) return;  // stopped and drained
+    std::function<void()> job = std::move(jobs_.front());
+    jobs_.pop_front();
+    lock.unlock();
+    job();
+    job = nullptr;  // drop what it held (a Work, buffers) before taking the lock again
+    lock.lock();
+  }
+}
+
+NexarWork::NexarWork(int rank, c10d::OpType type, const char *what, std::weak_ptr<Completer> completer)
+    : c10d::Work(rank, type), what_(what), completer_(std::move(completer)) {}
+
+NexarWork::~NexarWork() {
+  if (flight.requests.empty()) return;
+  // Dropped before completion: the buffers stay alive until nexar is done with them.
+  auto job = [f = std::make_shared<InFlight>(std::move(flight)), what = what_] { f->wait_all(what); };
+  auto completer = completer_.lock();
+  if (!completer || !completer->post(job)) job();
+}
+
+void NexarWork::complete() {
+  std::lock_guard<std::mutex> drive(complete_mu_);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (completed_) return;
+  }
+  std::string error = flight.wait_all(what_);
+  if (error.empty() && on_success) {
+    try {
+      on_success();
+    } catch (const std::exception &e) {
+      error = std::string("nexar ") + what_ + ": " + e.what();
+    }
+  }
+  flight.keep_alive.clear();
+  finish_with(error);
+}
+
+void NexarWork::finish_with(const std::string &error) {
+  std::exception_ptr exc = error.empty() ? nullptr : std::make_exception_ptr(std::runtime_error(error));
+  finish(exc);
+  c10::intrusive_ptr<c10::ivalue::Future> fut;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (future_ && !future_done_) {
+      future_done_ = true;
+      fut = future_;
+    }
+  }
+  if (!fut) return;
+  if (exc)
+    fut->setError(exc);
+  else
+    fut->markCompleted(c10::IValue(outputs));
+}
+
+bool NexarWork::isCompleted() {
+  std::unique_lock<std::mutex> drive(complete_mu_, std::try_to_lock);
+  if (drive.owns_lock()) {
+    bool all_done = true;
+    for (nexar_request_t &req : flight.requests) {
+      if (req == nullptr) continue;
+      int done = 0;
+      nexar_result_t rc = nexar_test(req, &done);
+      if (!done) {
+        all_done = false;
+        break;
+      }
+      req = nullptr;  // freed by the successful (or failed) test
+      if (rc != NEXAR_SUCCESS && flight.start_rc == NEXAR_SUCCESS) {
+        flight.start_rc = rc;
+        flight.start_error = failure_text(what_, rc, nexar_comm_last_error(nullptr));
+      }
+    }
+    drive.unlock();
+    if (all_done) complete();
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  return completed_;
+}
+
+bool NexarWork::wait(std::chrono::milliseconds timeout) {
+  complete();
+  return c10d::Work::wait(timeout);
+}
+
+std::vector<at::Tensor> NexarWork::result() { return outputs; }
+
+int NexarWork::sourceRank() const { return source_rank; }
+
+c10::intrusive_ptr<c10::ivalue::Future> NexarWork::getFuture() {
+  bool complete_now = false;
+  bool drive_later = false;
+  c10::intrusive_ptr<c10::ivalue::Future> fut;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!future_) {
+      future_ = c10::make_intrusive<c10::ivalue::Future>(c10::ListType::create(c10::TensorType::get()));
+      if (completed_) {
+        future_done_ = true;
+        complete_now = true;
+      } else {
+        drive_later = true;
+      }
+    }
+    fut = future_;
+  }
+  if (complete_now) {
+    if (exception_)
+      fut->setError(exception_);
+    else
+      fut->markCompleted(c10::IValue(outputs));
+  }
+  if (drive_later) {
+    auto self = c10::intrusive_ptr<NexarWork>::reclaim_copy(this);
+    auto completer = completer_.lock();
+    if (!completer || !completer->post([self] { self->complete(); })) complete();
+  }
+  return fut;
+}
+
+}  // namespace nexar_torch

@@ -1,0 +1,89 @@
+// A torch Work over nexar requests, and the thread that completes the ones nobody waits on.
+//
+// A collective starts at once (nexar's non-blocking call, in the caller's thread) and its Work
+// holds the requests. Whoever needs the result first completes it: wait() in the caller's
+// thread (no thread hand-off on the common blocking path), isCompleted() by testing, or the
+// group's Completer thread once someone asked for a Future (DDP) or dropped the Work undone.
+// Completion waits for the requests, runs the copy-out step on success, then finishes the
+// Work and its Future; a nexar failure becomes the Work's exception, naming the call.
+#pragma once
+
+#include <ATen/core/ivalue.h>
+#include <torch/csrc/distributed/c10d/Work.hpp>
+
+#include <nexar/nexar.h>
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace nexar_torch {
+
+// The requests of one operation and what must stay alive until they complete.
+struct InFlight {
+  std::vector<nexar_request_t> requests;
+  std::vector<at::Tensor> keep_alive;  // buffers nexar reads or writes
+  std::vector<void *> ptrs;            // bucketed allreduce's arrays
+  std::vector<size_t> counts;
+  nexar_result_t start_rc = NEXAR_SUCCESS;  // a failed start: reported once the others end
+  std::string start_error;
+  // Waits for every request (freeing them all); the first failure's text, or "".
+  std::string wait_all(const char *what);
+};
+
+// One thread per process group completing queued jobs in order.
+class Completer {
+ public:
+  Completer() = default;
+  ~Completer();
+  Completer(const Completer &) = delete;
+  Completer &operator=(const Completer &) = delete;
+  // Runs job on the thread; false once stopped (the caller runs it itself).
+  bool post(std::function<void()> job);
+  // Runs every job posted so far and ends the thread.
+  void stop();
+
+ private:
+  void run();
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> jobs_;
+  bool stopped_ = false;
+  std::thread thread_;
+};
+
+class NexarWork final : public c10d::Work {
+ public:
+  NexarWork(int rank, c10d::OpType type, const char *what, std::weak_ptr<Completer> completer);
+  ~NexarWork() override;
+
+  InFlight flight;
+  std::vector<at::Tensor> outputs;  // result() and the Future's value
+  std::function<void()> on_success;  // copy-out after the requests succeeded
+  int source_rank = -1;
+
+  bool isCompleted() override;
+  bool wait(std::chrono::milliseconds timeout) override;
+  std::vector<at::Tensor> result() override;
+  c10::intrusive_ptr<c10::ivalue::Future> getFuture() override;
+  int sourceRank() const override;
+  void synchronize() override {}
+
+  // Completes the Work (once; later callers wait for the first).
+  void complete();
+
+ private:
+  void finish_with(const std::string &error);
+  const char *what_;
+  std::weak_ptr<Completer> completer_;
+  std::mutex complete_mu_;  // held while completing; try-locked by isCompleted
+  c10::intrusive_ptr<c10::ivalue::Future> future_;
+  bool future_done_ = false;  // under mutex_ (the base class's)
+};
+
+}  // namespace nexar_torch

@@ -1,0 +1,15 @@
+"""Prints the directory where Python finds packages installed under the prefix argv[1].
+
+Debian's interpreter reads <prefix>/lib/python3.X/dist-packages (its 'posix_local' scheme
+names /usr/local as <base>/local); other interpreters read .../site-packages.
+"""
+import sys
+import sysconfig
+
+prefix = sys.argv[1].rstrip("/")
+if "posix_local" in sysconfig.get_scheme_names():
+    path = sysconfig.get_path("platlib", "posix_local", {"base": prefix, "platbase": prefix})
+    path = path.replace(prefix + "/local/", prefix + "/", 1)
+else:
+    path = sysconfig.get_path("platlib", "posix_prefix", {"base": prefix, "platbase": prefix})
+print(path)

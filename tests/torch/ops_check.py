@@ -1,0 +1,160 @@
+"""Every torch.distributed operation on the "nexar" backend, exact against a local reference.
+
+Run under nexrun with any number of ranks: each rank computes what every rank contributed
+(value_of) and checks its own results.
+"""
+import torch
+import torch.distributed as dist
+
+from common import done, expect_error, init, same
+
+rank, n = init()
+Op = dist.ReduceOp
+FLOATS = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
+INTS = [torch.int8, torch.uint8, torch.int32, torch.int64]
+
+
+def value_of(r, count, dtype, base=1):
+    """Rank r's input: small values so that sums and products are exact in every dtype."""
+    if dtype == torch.bool:
+        return (torch.arange(count) + r) % 2 == 0
+    return ((torch.arange(count) + r) % 3 + base).to(dtype)
+
+
+def reference(op, count, dtype):
+    vals = [value_of(r, count, dtype).to(torch.float64) for r in range(n)]
+    stack = torch.stack(vals)
+    if dtype == torch.bool:
+        b = torch.stack([value_of(r, count, dtype) for r in range(n)])
+        return {Op.SUM: b.any(0), Op.MAX: b.any(0), Op.BOR: b.any(0),
+                Op.PRODUCT: b.all(0), Op.MIN: b.all(0), Op.BAND: b.all(0)}[op]
+    if op == Op.SUM:
+        out = stack.sum(0)
+    elif op == Op.PRODUCT:
+        out = stack.prod(0)
+    elif op == Op.MIN:
+        out = stack.min(0).values
+    elif op == Op.MAX:
+        out = stack.max(0).values
+    elif op == Op.AVG:
+        out = stack.sum(0) / n if dtype.is_floating_point else torch.div(stack.sum(0), n, rounding_mode="floor")
+    return out.to(dtype)
+
+
+# all_reduce: every op on every dtype nexar reduces, blocking and async; odd counts.
+for dtype in FLOATS + INTS:
+    for op in [Op.SUM, Op.PRODUCT, Op.MIN, Op.MAX, Op.AVG]:
+        for count in [1, 7, 1000]:
+            t = value_of(rank, count, dtype)
+            dist.all_reduce(t, op=op)
+            same(t, reference(op, count, dtype), f"all_reduce {op} {dtype} x{count}")
+for op in [Op.SUM, Op.PRODUCT, Op.MIN, Op.MAX, Op.BAND, Op.BOR]:
+    t = value_of(rank, 9, torch.bool)
+    dist.all_reduce(t, op=op)
+    same(t, reference(op, 9, torch.bool), f"all_reduce {op} bool")
+t = value_of(rank, 5, torch.float32)
+dist.all_reduce(t, op=dist._make_nccl_premul_sum(0.5))
+same(t, reference(Op.SUM, 5, torch.float32) * 0.5, "all_reduce PREMUL_SUM")
+t = value_of(rank, 5, torch.complex64)
+dist.all_reduce(t)
+same(t, sum(value_of(r, 5, torch.complex64) for r in range(n)), "all_reduce complex64")
+works = [dist.all_reduce(value_of(rank, 100, torch.float32), async_op=True) for _ in range(4)]
+for w in works:
+    w.wait()
+    same(w.result()[0], reference(Op.SUM, 100, torch.float32), "async all_reduce")
+# What nexar cannot reduce is refused before anything is sent, naming why.
+expect_error(lambda: dist.all_reduce(value_of(rank, 4, torch.int32), op=Op.BXOR), "BXOR", "not supported")
+expect_error(lambda: dist.all_reduce(value_of(rank, 4, torch.int16)), "cannot reduce dtype", "Short")
+expect_error(lambda: dist.all_reduce(value_of(rank, 8, torch.float32)[::2]), "contiguous")
+
+# broadcast and reduce from every root; any dtype moves as bytes.
+for root in range(n):
+    for dtype in [torch.float16, torch.int16, torch.bool, torch.complex128]:
+        t = value_of(rank, 33, dtype)
+        dist.broadcast(t, src=root)
+        same(t, value_of(root, 33, dtype), f"broadcast {dtype} root {root}")
+    t = value_of(rank, 17, torch.int64)
+    dist.reduce(t, dst=root, op=Op.MAX)
+    if rank == root:
+        same(t, reference(Op.MAX, 17, torch.int64), f"reduce root {root}")
+
+# all_gather (list and into one tensor), gather and scatter.
+for dtype in [torch.float32, torch.bfloat16, torch.int16]:
+    t = value_of(rank, 10, dtype).reshape(2, 5)
+    outs = [torch.zeros(2, 5, dtype=dtype) for _ in range(n)]
+    dist.all_gather(outs, t)
+    for r in range(n):
+        same(outs[r], value_of(r, 10, dtype).reshape(2, 5), f"all_gather {dtype} from {r}")
+    flat = torch.zeros(n * 2, 5, dtype=dtype)
+    dist.all_gather_into_tensor(flat, t)
+    same(flat, torch.cat([value_of(r, 10, dtype).reshape(2, 5) for r in range(n)]), "all_gather_into_tensor")
+root = n - 1
+gl = [torch.zeros(6, dtype=torch.float64) for _ in range(n)] if rank == root else None
+dist.gather(value_of(rank, 6, torch.float64), gather_list=gl, dst=root)
+if rank == root:
+    for r in range(n):
+        same(gl[r], value_of(r, 6, torch.float64), f"gather from {r}")
+out = torch.zeros(4, dtype=torch.int32)
+sl = [value_of(r, 4, torch.int32, base=10 * r) for r in range(n)] if rank == 0 else None
+dist.scatter(out, scatter_list=sl, src=0)
+same(out, value_of(rank, 4, torch.int32, base=10 * rank), "scatter")
+
+# reduce_scatter (list and one tensor).
+for dtype in [torch.float32, torch.float16, torch.int64]:
+    ins = [value_of(rank, 3, dtype, base=r) for r in range(n)]
+    out = torch.zeros(3, dtype=dtype)
+    dist.reduce_scatter(out, ins)
+    same(out, sum(value_of(r, 3, dtype, base=rank) for r in range(n)).to(dtype), f"reduce_scatter {dtype}")
+    out = torch.zeros(3, dtype=dtype)
+    dist.reduce_scatter_tensor(out, torch.cat(ins), op=Op.MAX)
+    expected = torch.stack([value_of(r, 3, dtype, base=rank) for r in range(n)]).max(0).values
+    same(out, expected, f"reduce_scatter_tensor MAX {dtype}")
+
+# all_to_all: equal and uneven (rank i sends i + j + 1 rows to rank j), lists and one tensor.
+t = torch.arange(n * 4, dtype=torch.float32) + 100 * rank
+out = torch.zeros(n * 4)
+dist.all_to_all_single(out, t)
+same(out, torch.cat([torch.arange(4 * rank, 4 * rank + 4, dtype=torch.float32) + 100 * r for r in range(n)]),
+     "all_to_all_single equal")
+
+
+def rows(i, j):
+    """The rows rank i sends rank j: i + j + 1 rows of 3 values naming both."""
+    return torch.full((i + j + 1, 3), float(10 * i + j))
+
+
+send = torch.cat([rows(rank, j) for j in range(n)])
+recv = torch.zeros(sum(i + rank + 1 for i in range(n)), 3)
+dist.all_to_all_single(recv, send, output_split_sizes=[i + rank + 1 for i in range(n)],
+                       input_split_sizes=[rank + j + 1 for j in range(n)])
+same(recv, torch.cat([rows(i, rank) for i in range(n)]), "all_to_all_single uneven")
+outs = [torch.zeros(i + rank + 1, 3) for i in range(n)]
+dist.all_to_all(outs, [rows(rank, j) for j in range(n)])
+for i in range(n):
+    same(outs[i], rows(i, rank), f"all_to_all from {i}")
+
+# send/recv around a ring, with tags; isend/irecv overlapping.
+right, left = (rank + 1) % n, (rank - 1) % n
+if n > 1:
+    got = torch.zeros(5, dtype=torch.int64)
+    if rank % 2 == 0:
+        dist.send(value_of(rank, 5, torch.int64), dst=right, tag=7)
+        dist.recv(got, src=left, tag=7)
+    else:
+        dist.recv(got, src=left, tag=7)
+        dist.send(value_of(rank, 5, torch.int64), dst=right, tag=7)
+    same(got, value_of(left, 5, torch.int64), "send/recv")
+    got = torch.zeros(64, dtype=torch.float16)
+    reqs = [dist.irecv(got, src=left, tag=3), dist.isend(value_of(rank, 64, torch.float16), dst=right, tag=3)]
+    for q in reqs:
+        q.wait()
+    same(got, value_of(left, 64, torch.float16), "isend/irecv")
+    expect_error(lambda: dist.send(torch.zeros(1), dst=right, tag=1 << 30), "tag")
+
+# barrier, async
+dist.barrier()
+w = dist.barrier(async_op=True)
+w.wait()
+assert w.is_completed()
+
+done("torch_ops")

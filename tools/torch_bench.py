@@ -1,0 +1,103 @@
+"""all_reduce and a DDP training step on torch.distributed, backend "nexar" against "gloo",
+in one run of one program (the default group is nexar's, a second group gloo's).
+
+    PYTHONPATH=build/python build/launcher/nexrun -np 4 python3 tools/torch_bench.py
+
+Prints per size the median time of one all_reduce (float32, SUM; a rep runs several
+back to back) and the bus bandwidth 2(n-1)/n * bytes / time, then the median DDP step of
+examples/ddp_train.py's model. Rank 0 prints a Markdown table.
+"""
+import argparse
+import datetime
+import os
+import statistics
+import sys
+import time
+
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+import nexar_torch  # noqa: F401
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+from ddp_train import make_model, synthetic_batch  # noqa: E402
+
+SIZES = [4, 64 << 10, 1 << 20, 16 << 20]
+
+
+def time_allreduce(group, nbytes, reps):
+    t = torch.ones(nbytes // 4)
+    iters = max(1, min(200, (4 << 20) // max(nbytes, 1)))  # ~4 MiB moved per rep, at least one op
+    for _ in range(3):
+        dist.all_reduce(t, group=group)
+    samples = []
+    for _ in range(reps):
+        dist.barrier(group=group)
+        start = time.perf_counter()
+        for _ in range(iters):
+            dist.all_reduce(t, group=group)
+        samples.append((time.perf_counter() - start) / iters)
+    return statistics.median(samples)
+
+
+def time_ddp_step(group, steps):
+    torch.manual_seed(0)
+    model = DDP(make_model(), process_group=group)
+    opt = torch.optim.SGD(model.parameters(), lr=1e-3)
+    gen = torch.Generator().manual_seed(dist.get_rank())
+    w_true = torch.randn(64, 16, generator=torch.Generator().manual_seed(1))
+    samples = []
+    for step in range(steps + 3):
+        x, y = synthetic_batch(gen, 32, w_true)
+        dist.barrier(group=group)
+        start = time.perf_counter()
+        opt.zero_grad()
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        opt.step()
+        if step >= 3:
+            samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def agreed(value):
+    """The largest of the ranks' values (the slowest rank sets a collective's time)."""
+    t = torch.tensor([value], dtype=torch.float64)
+    dist.all_reduce(t, op=dist.ReduceOp.MAX)
+    return t.item()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reps", type=int, default=15)
+    ap.add_argument("--ddp-steps", type=int, default=20)
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    dist.init_process_group("nexar", timeout=datetime.timedelta(seconds=300))
+    n = dist.get_world_size()
+    groups = {"nexar": dist.group.WORLD, "gloo": dist.new_group(backend="gloo")}
+    rows = []
+    for nbytes in SIZES:
+        times = {name: agreed(time_allreduce(g, nbytes, args.reps)) for name, g in groups.items()}
+        rows.append((f"all_reduce {nbytes} B" if nbytes < 1024 else f"all_reduce {nbytes >> 10} KiB", nbytes, times))
+    times = {name: agreed(time_ddp_step(g, args.ddp_steps)) for name, g in groups.items()}
+    rows.append(("DDP step", 0, times))
+    if dist.get_rank() == 0:
+        print(f"np {n}, torch {torch.__version__}, median of {args.reps} reps")
+        print("| np | operation | nexar | gloo | nexar busbw | gloo busbw | busbw ratio (time ratio) |")
+        print("|---|---|---|---|---|---|---|")
+        for label, nbytes, t in rows:
+            ratio = t["gloo"] / t["nexar"]
+            if nbytes:
+                bw = {k: 2 * (n - 1) / n * nbytes / v / 1e9 for k, v in t.items()}
+                print(f"| {n} | {label} | {t['nexar'] * 1e6:.1f} us | {t['gloo'] * 1e6:.1f} us | "
+                      f"{bw['nexar']:.3f} GB/s | {bw['gloo']:.3f} GB/s | {ratio:.1f}x |")
+            else:
+                print(f"| {n} | {label} | {t['nexar'] * 1e3:.2f} ms | {t['gloo'] * 1e3:.2f} ms | | | "
+                      f"{t['nexar'] / t['gloo']:.2f} of gloo's time |")
+        sys.stdout.flush()
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()
