@@ -3,7 +3,7 @@
 ``import nexar_torch`` registers the backend "nexar" with torch.distributed::
 
     import nexar_torch, torch.distributed as dist
-    dist.init_process_group("nexar")          # under nexrun, or torchrun-style variables
+    dist.init_process_group("nexar")          # under nexrun
 
 Under a nexar launcher (nexrun, or srun where libnexar joins by itself) the world group is
 the launcher's world, and later groups of the whole world duplicate it (docs/torch.md).

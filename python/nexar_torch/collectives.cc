@@ -33,6 +33,36 @@ at::Tensor flattened(const std::vector<at::Tensor> &list) {
   return at::cat(flat);
 }
 
+// Bytes per peer of t cut by split sizes in rows (empty: equal rows for the n peers).
+std::vector<size_t> split_bytes(const at::Tensor &t, const std::vector<int64_t> &splits, int n, const char *side) {
+  const int64_t rows = t.dim() > 0 ? t.size(0) : 1;
+  const int64_t row_bytes = rows > 0 ? static_cast<int64_t>(t.nbytes()) / rows : 0;
+  std::vector<size_t> bytes(n);
+  if (splits.empty()) {
+    TORCH_CHECK(rows % n == 0, "nexar alltoall_base: ", side, " has ", rows, " rows, not divisible by ", n);
+    for (int i = 0; i < n; ++i) bytes[i] = static_cast<size_t>(rows / n * row_bytes);
+    return bytes;
+  }
+  TORCH_CHECK(static_cast<int>(splits.size()) == n, "nexar alltoall_base: ", splits.size(), " ", side,
+              " split sizes for a group of ", n);
+  int64_t total = 0;
+  for (int i = 0; i < n; ++i) {
+    TORCH_CHECK(splits[i] >= 0, "nexar alltoall_base: negative ", side, " split size ", splits[i]);
+    total += splits[i];
+    bytes[i] = static_cast<size_t>(splits[i] * row_bytes);
+  }
+  TORCH_CHECK(total == rows, "nexar alltoall_base: ", side, " split sizes add up to ", total,
+              " rows, the tensor has ", rows);
+  return bytes;
+}
+
+// Displacements of consecutive blocks of the given sizes.
+std::vector<size_t> displacements(const std::vector<size_t> &sizes) {
+  std::vector<size_t> d(sizes.size());
+  for (size_t i = 1; i < sizes.size(); ++i) d[i] = d[i - 1] + sizes[i - 1];
+  return d;
+}
+
 void check_root(int64_t root, int size, const char *what) {
   TORCH_CHECK(root >= 0 && root < size, "nexar ", what, ": root rank ", root, " outside [0, ", size, ")");
 }
@@ -207,40 +237,21 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::alltoall_base(at::Tensor &outp
     });
   }
   // Split sizes count rows (first dimension); none given on one side means equal rows.
-  auto bytes_per = [&](const at::Tensor &t, const std::vector<int64_t> &splits, const char *side) {
-    const int64_t rows = t.dim() > 0 ? t.size(0) : 1;
-    const int64_t row_bytes = rows > 0 ? static_cast<int64_t>(t.nbytes()) / rows : 0;
-    std::vector<size_t> bytes(n);
-    if (splits.empty()) {
-      TORCH_CHECK(rows % n == 0, "nexar alltoall_base: ", side, " has ", rows, " rows, not divisible by ", n);
-      for (int i = 0; i < n; ++i) bytes[i] = static_cast<size_t>(rows / n * row_bytes);
-      return bytes;
-    }
-    TORCH_CHECK(static_cast<int>(splits.size()) == n, "nexar alltoall_base: ", splits.size(), " ", side,
-                " split sizes for a group of ", n);
-    int64_t total = 0;
-    for (int i = 0; i < n; ++i) {
-      TORCH_CHECK(splits[i] >= 0, "nexar alltoall_base: negative ", side, " split size ", splits[i]);
-      total += splits[i];
-      bytes[i] = static_cast<size_t>(splits[i] * row_bytes);
-    }
-    TORCH_CHECK(total == rows, "nexar alltoall_base: ", side, " split sizes add up to ", total, " rows, the tensor has ",
-                rows);
-    return bytes;
-  };
-  std::vector<size_t> send_bytes = bytes_per(input, input_splits, "input");
-  std::vector<size_t> recv_bytes = bytes_per(output, output_splits, "output");
-  std::vector<const char *> send_ptrs(n);
-  std::vector<char *> recv_ptrs(n);
-  size_t so = 0, ro = 0;
-  for (int i = 0; i < n; ++i) {
-    send_ptrs[i] = static_cast<const char *>(input.data_ptr()) + so;
-    recv_ptrs[i] = static_cast<char *>(output.data_ptr()) + ro;
-    so += send_bytes[i];
-    ro += recv_bytes[i];
-  }
-  return launch(c10d::OpType::ALLTOALL_BASE, "alltoall_base", {output}, {input, output}, [&](InFlight &f) {
-    return exchange(f, send_ptrs, send_bytes, recv_ptrs, recv_bytes);
+  std::vector<size_t> send_bytes = split_bytes(input, input_splits, n, "input");
+  std::vector<size_t> recv_bytes = split_bytes(output, output_splits, n, "output");
+  return launch_alltoallv(input.data_ptr(), send_bytes, output.data_ptr(), recv_bytes, c10d::OpType::ALLTOALL_BASE,
+                          "alltoall_base", {output}, {input, output});
+}
+
+c10::intrusive_ptr<NexarWork> ProcessGroupNexar::launch_alltoallv(const void *send, const std::vector<size_t> &send_bytes,
+                                                                  void *recv, const std::vector<size_t> &recv_bytes,
+                                                                  c10d::OpType type, const char *what,
+                                                                  std::vector<at::Tensor> outputs,
+                                                                  std::vector<at::Tensor> keep_alive) {
+  std::vector<size_t> sd = displacements(send_bytes), rd = displacements(recv_bytes);
+  return launch(type, what, std::move(outputs), std::move(keep_alive), [&](InFlight &f) {
+    return nexar_ialltoallv(send, send_bytes.data(), sd.data(), recv, recv_bytes.data(), rd.data(), NEXAR_UINT8,
+                            comm(), next_request(f));
   });
 }
 
@@ -254,20 +265,20 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::alltoall(std::vector<at::Tenso
   TORCH_CHECK(n > 0, "nexar alltoall: empty group");
   check_like(inputs, inputs[0], -1, "alltoall (input)");
   check_like(outputs, inputs[0], -1, "alltoall (output)");
-  std::vector<const char *> send_ptrs(n);
-  std::vector<char *> recv_ptrs(n);
+  // One buffer each way (nexar's all-to-all takes one), copied in before and out after.
   std::vector<size_t> send_bytes(n), recv_bytes(n);
+  int64_t recv_elems = 0;
   for (int i = 0; i < n; ++i) {
-    send_ptrs[i] = static_cast<const char *>(inputs[i].data_ptr());
     send_bytes[i] = inputs[i].nbytes();
-    recv_ptrs[i] = static_cast<char *>(outputs[i].data_ptr());
     recv_bytes[i] = outputs[i].nbytes();
+    recv_elems += outputs[i].numel();
   }
-  std::vector<at::Tensor> keep = inputs;
-  keep.insert(keep.end(), outputs.begin(), outputs.end());
-  return launch(c10d::OpType::ALLTOALL, "alltoall", outputs, keep, [&](InFlight &f) {
-    return exchange(f, send_ptrs, send_bytes, recv_ptrs, recv_bytes);
-  });
+  at::Tensor send = flattened(inputs);
+  at::Tensor recv = at::empty({recv_elems}, inputs[0].options());
+  auto work = launch_alltoallv(send.data_ptr(), send_bytes, recv.data_ptr(), recv_bytes, c10d::OpType::ALLTOALL,
+                               "alltoall", outputs, {send, recv});
+  work->on_success = [recv, list = outputs]() mutable { copy_out(recv, list); };
+  return work;
 }
 
 }  // namespace nexar_torch

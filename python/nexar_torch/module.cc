@@ -23,5 +23,4 @@ PYBIND11_MODULE(_C, m) {
   py::module::import("torch.distributed");  // ProcessGroup's Python type must exist first
   m.def("_from_launcher", &from_launcher, py::arg("timeout"),
         "The group over the world of the launcher that started this process (nexrun, srun).");
-  m.attr("INTERNAL_TAG") = nexar_torch::kInternalTag;
 }

@@ -5,7 +5,6 @@
 
 #include <c10/util/Exception.h>
 
-#include <cstring>
 #include <mutex>
 
 namespace nexar_torch {
@@ -80,35 +79,8 @@ c10::intrusive_ptr<NexarWork> ProcessGroupNexar::launch(c10d::OpType type, const
   return work;
 }
 
-nexar_result_t ProcessGroupNexar::exchange(InFlight &f, const std::vector<const char *> &send_ptrs,
-                                           const std::vector<size_t> &send_bytes,
-                                           const std::vector<char *> &recv_ptrs,
-                                           const std::vector<size_t> &recv_bytes) {
-  const int n = getSize(), me = getRank();
-  TORCH_CHECK(send_bytes[me] == recv_bytes[me], "nexar alltoall: this rank sends itself ", send_bytes[me],
-              " bytes but receives ", recv_bytes[me]);
-  if (send_bytes[me] > 0) std::memmove(recv_ptrs[me], send_ptrs[me], send_bytes[me]);
-  // Every pair exchanges one message (possibly empty) each way: receives first, then sends.
-  for (int k = 1; k < n; ++k) {
-    const int from = (me - k + n) % n;
-    f.requests.push_back(nullptr);
-    nexar_result_t rc =
-        nexar_irecv(recv_ptrs[from], recv_bytes[from], NEXAR_UINT8, from, kInternalTag, comm(), &f.requests.back());
-    if (rc != NEXAR_SUCCESS) return rc;
-  }
-  for (int k = 1; k < n; ++k) {
-    const int to = (me + k) % n;
-    f.requests.push_back(nullptr);
-    nexar_result_t rc =
-        nexar_isend(send_ptrs[to], send_bytes[to], NEXAR_UINT8, to, kInternalTag, comm(), &f.requests.back());
-    if (rc != NEXAR_SUCCESS) return rc;
-  }
-  return NEXAR_SUCCESS;
-}
-
 c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::send(std::vector<at::Tensor> &tensors, int dst, int tag) {
   const at::Tensor &t = single_tensor(tensors, "send");
-  TORCH_CHECK(tag >= 0 && tag < kInternalTag, "nexar send: tag ", tag, " outside [0, ", kInternalTag, ")");
   Buffer b = bytes_of(t);
   return launch(c10d::OpType::SEND, "send", {}, {t}, [&](InFlight &f) {
     f.requests.push_back(nullptr);
@@ -118,7 +90,6 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::send(std::vector<at::Tensor> &
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::recv(std::vector<at::Tensor> &tensors, int src, int tag) {
   const at::Tensor &t = single_tensor(tensors, "recv");
-  TORCH_CHECK(tag >= 0 && tag < kInternalTag, "nexar recv: tag ", tag, " outside [0, ", kInternalTag, ")");
   Buffer b = bytes_of(t);
   auto work = launch(c10d::OpType::RECV, "recv", {t}, {t}, [&](InFlight &f) {
     f.requests.push_back(nullptr);
@@ -126,6 +97,12 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::recv(std::vector<at::Tensor> &
   });
   work->source_rank = src;
   return work;
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::recvAnysource(std::vector<at::Tensor> &, int) {
+  TORCH_CHECK(false,
+              "nexar recv from any source is not supported (nexar's non-blocking receive does not report the "
+              "sender, which torch must return): pass src");
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::barrier(const c10d::BarrierOptions &) {

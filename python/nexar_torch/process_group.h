@@ -4,8 +4,7 @@
 // thread and returns a NexarWork holding the request (work.h). Operations that only move
 // data move bytes, so every torch dtype works; reductions map dtype and op (torch_args.h).
 // Operations nexar has no single call for are built from its calls:
-// list outputs are gathered into one buffer and copied out after completion, uneven
-// all-to-all is point to point with a tag torch's send/recv may not use.
+// list outputs are gathered into one buffer and copied out after completion.
 #pragma once
 
 #include "nexar_torch/work.h"
@@ -19,9 +18,6 @@
 #include <memory>
 
 namespace nexar_torch {
-
-// User tags for send/recv are below this; the backend's own point to point uses it.
-constexpr int kInternalTag = 1 << 30;
 
 // A communicator the group owns: destroyed (collectively) with the last reference.
 class Comm {
@@ -80,6 +76,8 @@ class ProcessGroupNexar final : public c10d::ProcessGroup {
                                           const c10d::AllToAllOptions &opts) override;
   c10::intrusive_ptr<c10d::Work> send(std::vector<at::Tensor> &tensors, int dst, int tag) override;
   c10::intrusive_ptr<c10d::Work> recv(std::vector<at::Tensor> &tensors, int src, int tag) override;
+  // Refused: nexar's non-blocking receive does not report the sender torch must return.
+  c10::intrusive_ptr<c10d::Work> recvAnysource(std::vector<at::Tensor> &tensors, int tag) override;
   c10::intrusive_ptr<c10d::Work> barrier(const c10d::BarrierOptions &opts) override;
 
   nexar_comm_t comm() const { return comm_->get(); }
@@ -90,11 +88,12 @@ class ProcessGroupNexar final : public c10d::ProcessGroup {
   // failed start with nexar's message, and returns the Work (completed later).
   c10::intrusive_ptr<NexarWork> launch(c10d::OpType type, const char *what, std::vector<at::Tensor> outputs,
                                        std::vector<at::Tensor> keep_alive, const Start &start);
-  // Sends send_bytes[j] bytes at send_ptrs[j] to rank j and receives recv_bytes[i] at
-  // recv_ptrs[i] from rank i, with the internal tag (all-to-all with uneven sizes).
-  nexar_result_t exchange(InFlight &f, const std::vector<const char *> &send_ptrs,
-                          const std::vector<size_t> &send_bytes, const std::vector<char *> &recv_ptrs,
-                          const std::vector<size_t> &recv_bytes);
+  // All-to-all of bytes: send_bytes[j] from send's consecutive blocks to rank j,
+  // recv_bytes[i] into recv's consecutive blocks from rank i (nexar_ialltoallv).
+  c10::intrusive_ptr<NexarWork> launch_alltoallv(const void *send, const std::vector<size_t> &send_bytes, void *recv,
+                                                 const std::vector<size_t> &recv_bytes, c10d::OpType type,
+                                                 const char *what, std::vector<at::Tensor> outputs,
+                                                 std::vector<at::Tensor> keep_alive);
 
   std::shared_ptr<Comm> comm_;
   std::shared_ptr<Completer> completer_;
