@@ -17,7 +17,7 @@ import nexar_torch  # noqa: F401  (registers the backend "nexar")
 
 
 def make_model():
-    """The example's model: a 3-layer MLP, ~270k parameters (also used by tools/torch_bench.py)."""
+    """The example's model: a 3-layer MLP, ~170k parameters (also used by tools/torch_bench.py)."""
     return torch.nn.Sequential(torch.nn.Linear(64, 512), torch.nn.ReLU(), torch.nn.Linear(512, 256),
                                torch.nn.ReLU(), torch.nn.Linear(256, 16))
 
