@@ -17,7 +17,12 @@ struct Call {
   int64_t count = -1, bytes = -1, peer = -1, tag = -1;
   std::vector<int> waiting_on;  // world ranks
   bool done() const { return state == "done"; }
-  bool p2p() const { return kind == "send" || kind == "recv" || kind == "isend" || kind == "irecv" || kind == "sendrecv"; }
+  bool transfer() const {
+    return kind == "send" || kind == "recv" || kind == "isend" || kind == "irecv" || kind == "sendrecv";
+  }
+  // Not a collective: numbered apart from the collectives' sequence (point to point, and
+  // the fault-tolerance calls).
+  bool p2p() const { return transfer() || kind == "agree" || kind == "shrink" || kind == "revoke" || kind == "rebuild"; }
   std::string name() const { return strprintf("%s #%lld", kind.c_str(), static_cast<long long>(seq)); }
 };
 
@@ -202,14 +207,20 @@ std::string first_line(const std::vector<RankView>& views, int world_size) {
     return line + silent_clause(views, s->silent);
   }
   std::vector<int> in_p2p, silent;
+  std::set<std::string> kinds;  // of the calls they wait in
   for (size_t w = 0; w < views.size(); ++w) {
     if (!views[w].answered) silent.push_back(static_cast<int>(w));
-    for (const auto& [ctx, cv] : views[w].comms)
-      if (cv.pending_p2p) in_p2p.push_back(static_cast<int>(w));
+    for (const auto& [ctx, cv] : views[w].comms) {
+      if (!cv.pending_p2p) continue;
+      in_p2p.push_back(static_cast<int>(w));
+      kinds.insert(cv.pending_p2p->transfer() ? "point-to-point calls" : cv.pending_p2p->kind);
+    }
   }
   in_p2p.erase(std::unique(in_p2p.begin(), in_p2p.end()), in_p2p.end());
+  std::string what;
+  for (const std::string& k : kinds) what += (what.empty() ? "" : " and ") + k;
   std::string line = in_p2p.empty() ? std::string("no rank is inside a collective")
-                                    : plural(in_p2p) + " wait in point-to-point calls (below)";
+                                    : plural(in_p2p) + " wait in " + what + " (below)";
   return line + silent_clause(views, silent);
 }
 

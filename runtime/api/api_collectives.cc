@@ -21,7 +21,7 @@ namespace {
 // keep: what args point into that the caller need not keep alive (copied count arrays).
 comm::CollTaskPtr task_for(const std::shared_ptr<comm::Comm>& c, const CollArgs& args,
                            std::shared_ptr<const void> keep) {
-  const uint64_t queued = c->recorder().note_queued(comm::coll_facts(args, 0, c->size()));
+  const uint64_t queued = c->recorder().on() ? c->recorder().note_queued(comm::coll_desc(args, c->size())) : 0;
   return std::make_shared<comm::CollTask>(
       [c, args, queued, keep] { return comm::run_collective(*c, args, queued); });
 }
@@ -56,8 +56,10 @@ nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args_in, nexa
   if (!nonblocking) {
     if (task) return finish(comm, queue.run_blocking(task));
     // The caller blocks until the collective is done, so its communicator outlives it.
+    // Behind others, it waits as a task recorded as queued.
     comm::Comm* c = comm->comm.get();
-    return finish(comm, queue.run_blocking_fn([c, args] { return comm::run_collective(*c, args); }));
+    return finish(comm, queue.run_blocking_fn([c, args] { return comm::run_collective(*c, args); },
+                                              [&] { return task_for(comm->comm, args, nullptr); }));
   }
   if (!task) {
     std::shared_ptr<const void> keep;

@@ -13,16 +13,16 @@ using nexar::api::finish;
 
 namespace {
 
-// What the flight recorder keeps of a send or receive.
-nexar::trace::CallFacts p2p_facts(const char* kind, size_t count, nexar_dtype_t dtype, size_t bytes, int peer, int tag) {
-  nexar::trace::CallFacts f;
-  f.kind = kind;
-  f.count = count;
-  f.dtype = dtype;
-  f.bytes = bytes;
-  f.peer = peer;
-  f.tag = tag;
-  return f;
+// Records a send or receive in c's flight recorder (packed: trace/call_kind.h).
+nexar::trace::P2pMark record_p2p(nexar::comm::Comm& c, nexar::trace::CallKind kind, size_t count, nexar_dtype_t dtype,
+                                 int peer, int tag) {
+  nexar::trace::CommRecorder& r = c.recorder();
+  if (!r.on()) return {};
+  nexar::trace::CallDesc d;
+  d.word = nexar::trace::pack_call(kind, dtype, -1, peer);
+  d.count = count;
+  d.tag = tag;
+  return r.begin_p2p(d, peer);
 }
 
 Status start_send(const void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag, nexar_comm_t comm,
@@ -34,7 +34,7 @@ Status start_send(const void* buf, size_t count, nexar_dtype_t dtype, int peer, 
   if (tag < 0) return Status(NEXAR_ERR_INVALID_ARGUMENT, nexar::strprintf("send tag %d is negative", tag));
   auto& c = *comm->comm;
   NX_RETURN_IF_ERROR(nexar::device::isend(c, buf, bytes, peer, tag, out));  // host or CUDA device buffer
-  *mark = c.recorder().begin_p2p(p2p_facts("send", count, dtype, bytes, peer, tag));
+  *mark = record_p2p(c, nexar::trace::CallKind::kSend, count, dtype, peer, tag);
   return Status::Ok();
 }
 
@@ -48,7 +48,7 @@ Status start_recv(void* buf, size_t count, nexar_dtype_t dtype, int peer, int ta
     return Status(NEXAR_ERR_INVALID_ARGUMENT, nexar::strprintf("receive tag %d is neither >= 0 nor NEXAR_ANY_TAG", tag));
   auto& c = *comm->comm;
   NX_RETURN_IF_ERROR(nexar::device::irecv(c, buf, bytes, peer, tag, out));  // host or CUDA device buffer
-  *mark = c.recorder().begin_p2p(p2p_facts("recv", count, dtype, bytes, peer, tag));
+  *mark = record_p2p(c, nexar::trace::CallKind::kRecv, count, dtype, peer, tag);
   return Status::Ok();
 }
 

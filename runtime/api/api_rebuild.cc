@@ -71,7 +71,10 @@ NEXAR_API nexar_result_t nexar_comm_rebuild(nexar_comm_t comm, nexar_comm_t* new
   // The old world may be broken: rebuilding needs none of its connections but the
   // agreement's control context.
   std::shared_ptr<nexar::bootstrap::World> w;
+  nexar::trace::CommRecorder& rec = comm->comm->recorder();
+  const nexar::trace::P2pMark m = rec.begin_call(nexar::trace::CallKind::kRebuild);
   Status st = rebuild(*comm, &w);
+  rec.end_p2p(m, st);
   if (!st.ok()) {
     NX_WARN(INIT, "nexar_comm_rebuild failed: %s", st.to_string().c_str());
     return finish(comm, st.with_context("nexar_comm_rebuild"));

@@ -50,7 +50,13 @@ class CollQueue {
   // blocking collective costs no allocation; wrapped in a task (a copy of fn) otherwise.
   template <class Fn>
   Status run_blocking_fn(const Fn& fn) {
-    if (!try_begin_inline()) return run_blocking(std::make_shared<CollTask>(fn));
+    return run_blocking_fn(fn, [&fn] { return std::make_shared<CollTask>(fn); });
+  }
+  // The same with the task to queue when the queue is busy made by make_task() (e.g. one
+  // the flight recorder shows as queued while it waits).
+  template <class Fn, class MakeTask>
+  Status run_blocking_fn(const Fn& fn, const MakeTask& make_task) {
+    if (!try_begin_inline()) return run_blocking(make_task());
     Status st = fn();
     end_inline();
     return st;

@@ -110,20 +110,36 @@ coll::ShmSlots* CommCollContext::shm_slots() {
   return &*slots_view_;
 }
 
-Status run_collective(Comm& comm, const coll::CollArgs& args, uint64_t queued_id) {
+namespace {
+
+// Numbers a collective, records it and runs body(seq, record) unless comm is broken.
+template <class Body>
+Status run_numbered(Comm& comm, const coll::CollArgs& args, uint64_t queued_id, const Body& body) {
   // A call on a broken communicator is recorded too (failed at once, with its number).
   Status st = comm.check_usable();
   const uint32_t seq = comm.next_collective_seq();
-  trace::CallRecord* rec = comm.recorder().begin_collective(coll_facts(args, seq, comm.size()), queued_id);
-  if (!st.ok()) {
-    comm.recorder().end(rec, st);
-    return st;
-  }
-  CommCollContext ctx(comm, seq, pack_descriptor(args));
-  ctx.set_record(rec);
-  st = comm.fail(coll::run_collective(ctx, args));
-  comm.recorder().end(rec, st);
+  trace::CommRecorder& r = comm.recorder();
+  trace::CallRecord* rec = r.on() ? r.begin_collective(coll_desc(args, comm.size()), seq, queued_id) : nullptr;
+  if (st.ok()) st = body(seq, rec);
+  r.end(rec, st);
   return st;
+}
+
+}  // namespace
+
+Status run_collective(Comm& comm, const coll::CollArgs& args, uint64_t queued_id) {
+  return run_numbered(comm, args, queued_id, [&](uint32_t seq, trace::CallRecord* rec) {
+    CommCollContext ctx(comm, seq, pack_descriptor(args));
+    ctx.set_record(rec);
+    return comm.fail(coll::run_collective(ctx, args));
+  });
+}
+
+Status run_outside(Comm& comm, const coll::CollArgs& args, const char* algo, const std::function<Status()>& body) {
+  return run_numbered(comm, args, 0, [&](uint32_t, trace::CallRecord* rec) {
+    trace::CommRecorder::set_algo(rec, algo);
+    return body();
+  });
 }
 
 }  // namespace nexar::comm

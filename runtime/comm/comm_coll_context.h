@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -78,5 +79,9 @@ class CommCollContext final : public coll::CollContext {
 // It is recorded in comm's flight recorder; queued_id: its entry while it was queued
 // (CommRecorder::note_queued), 0 if none.
 Status run_collective(Comm& comm, const coll::CollArgs& args, uint64_t queued_id = 0);
+
+// A collective that body runs outside the host algorithms (a device library's, e.g.
+// NCCL's): numbered and recorded like run_collective, with algo as its algorithm.
+Status run_outside(Comm& comm, const coll::CollArgs& args, const char* algo, const std::function<Status()>& body);
 
 }  // namespace nexar::comm

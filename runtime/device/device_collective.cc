@@ -35,7 +35,7 @@ Status run_device_collective(comm::Comm& c, const coll::CollArgs& a, DeviceComm&
     void* s = nullptr;
     bool user = false;
     NX_RETURN_IF_ERROR(d.work_stream(&s, &user));
-    return run_hier(c, *d.hierarchy, a, s, user);
+    return comm::run_outside(c, a, "nccl", [&] { return run_hier(c, *d.hierarchy, a, s, user); });
   }
   return run_staged(c, a, d);
 }

@@ -1,19 +1,22 @@
 // One call in a flight recorder: a fixed-size entry of a ring, written by the thread that
-// runs the call with relaxed stores (no lock, no allocation) and read at any time by a
-// snapshot. `version` says which call of the ring the entry holds: 2 * pos + 2 once the
-// call at ring position pos started in it, odd while it is being (re)started; a reader
-// drops a copy when the version is not the one it expects or changed while it copied.
+// runs the call with relaxed stores (no lock, no allocation, no strings: the call's packed
+// descriptor, trace/call_kind.h) and read at any time by a snapshot, which decodes it.
+// `version` says which call of the ring the entry holds: 2 * pos + 2 once the call at ring
+// position pos started in it, odd while it is being (re)started; a reader drops a copy
+// when the version is not the one it expects or changed while it copied.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+
+#include "trace/call_kind.h"
 
 namespace nexar::trace {
 
 enum class CallState : uint8_t { kQueued, kRunning, kDone, kFailed };
 const char* call_state_name(CallState s);
 
-// What a snapshot or a trace sees of a call (a plain copy of a CallRecord).
+// What a snapshot or a trace sees of a call (a CallRecord decoded).
 struct CallFacts {
   uint64_t seq = 0;
   const char* kind = "";  // a static name: "allreduce", "send", ...
@@ -27,29 +30,49 @@ struct CallFacts {
   int64_t t_queued_ns = 0, t_start_ns = 0, t_end_ns = 0;  // epoch; 0: not yet
 };
 
-// Calls of at least this many bytes always read the clock at their end.
-constexpr uint64_t kTimedEndBytes = 65536;
+// d's kind, dtype, op, root or peer, count, tag and bytes (comm_size: the communicator's
+// size, for the gather-like kinds' bytes) into f.
+void decode_call(const CallDesc& d, int comm_size, CallFacts* f);
 
 struct CallRecord {
   std::atomic<uint64_t> version{0};
   std::atomic<uint64_t> seq{0};
-  std::atomic<const char*> kind{""};
-  std::atomic<const char*> algo{""};
+  std::atomic<uint64_t> word{0};  // CallDesc::word
   std::atomic<uint64_t> count{0};
-  std::atomic<uint64_t> bytes{0};
+  std::atomic<const char*> algo{""};
   std::atomic<int64_t> t_queued_ns{0}, t_start_ns{0}, t_end_ns{0};
-  std::atomic<int32_t> dtype{-1}, op{-1}, root{-1}, peer{-1}, tag{-1}, waiting_on{-1};
+  std::atomic<int32_t> tag{-1}, waiting_on{-1};
   std::atomic<CallState> state{CallState::kDone};
   // The call blocked (a wait went past its spin) or moves enough bytes to last: its end
   // time is read from the clock. Otherwise it ended within the coarse clock's resolution
   // of its start, which then stands for its end (one clock read per call, not two).
   std::atomic<bool> timed_end{false};
 
-  // Starts the call at ring position pos in this entry (the writer owns it: no other
-  // writer touches it now). Returns its version, which later updates may check.
-  uint64_t begin(const CallFacts& f, uint64_t pos);
-  // Copies the entry if it holds the call at ring position pos (and was not reused meanwhile).
-  bool load(CallFacts* out, uint64_t pos) const;
+  // Starts call d, its sequence number `number`, in state st at ring position pos in this
+  // entry (the writer owns it: no other writer touches it now). Returns its version, which
+  // later updates may check.
+  uint64_t begin(const CallDesc& d, uint64_t number, CallState st, int64_t t_queued, int64_t t_start, uint64_t pos) {
+    constexpr auto r = std::memory_order_relaxed;
+    const uint64_t v = 2 * pos + 1;
+    version.store(v, r);  // odd: a reader that sees it skips the entry
+    std::atomic_thread_fence(std::memory_order_release);
+    seq.store(number, r);
+    word.store(d.word, r);
+    count.store(d.count, r);
+    algo.store("", r);
+    t_queued_ns.store(t_queued, r);
+    t_start_ns.store(t_start, r);
+    t_end_ns.store(0, r);
+    tag.store(d.tag, r);
+    waiting_on.store(-1, r);
+    state.store(st, r);
+    timed_end.store((d.word & kTimedEndBit) != 0, r);
+    version.store(v + 1, std::memory_order_release);
+    return v + 1;
+  }
+  // Copies and decodes the entry if it holds the call at ring position pos (and was not
+  // reused meanwhile).
+  bool load(CallFacts* out, uint64_t pos, int comm_size) const;
   // The ring position of the call the entry holds (or last held).
   uint64_t pos() const { return (version.load(std::memory_order_relaxed) - 1) / 2; }
 };

@@ -1,11 +1,12 @@
 #include "trace/comm_recorder.h"
 
+#include <algorithm>
 #include <cstdlib>
-#include <cstring>
 
 #include "core/dtype.h"
 #include "trace/json_out.h"
 #include "trace/registry.h"
+#include "trace/trace_flush.h"
 #include "trace/trace_log.h"
 
 namespace nexar::trace {
@@ -37,27 +38,26 @@ CommRecorder::CommRecorder(uint32_t ctx, std::vector<int> members, int rank)
       coll_(new_ring(n_)),
       p2p_(new_ring(n_)) {
   if (n_ > 0) register_recorder(this);
+  if (tracing_) install_trace_flush();
 }
 
 CommRecorder::~CommRecorder() {
   if (n_ > 0) unregister_recorder(this);
 }
 
-uint64_t CommRecorder::note_queued(const CallFacts& f) {
+uint64_t CommRecorder::note_queued(const CallDesc& d) {
   if (!coll_) return 0;
+  const int64_t t = epoch_ns(precise_);
   std::lock_guard<std::mutex> lock(mu_);
-  Queued q{next_queued_id_++, f};
-  q.facts.state = CallState::kQueued;
-  q.facts.t_queued_ns = epoch_ns(precise_);
-  queued_.push_back(q);
-  return q.id;
+  queued_.push_back({next_queued_id_++, d, t});
+  return queued_.back().id;
 }
 
 int64_t CommRecorder::take_queued(uint64_t id) {
   std::lock_guard<std::mutex> lock(mu_);
   for (auto it = queued_.begin(); it != queued_.end(); ++it) {
     if (it->id != id) continue;
-    const int64_t t = it->facts.t_queued_ns;
+    const int64_t t = it->t_queued_ns;
     queued_.erase(it);
     return t;
   }
@@ -70,20 +70,25 @@ void CommRecorder::note_error(const CallRecord* e, const Status& st) {
   if (errors_.size() > kMaxErrors) errors_.pop_front();
 }
 
+void CommRecorder::flush_on_first_failure() const {
+  // A failed call usually breaks the communicator, and the job may not end cleanly: the
+  // trace so far is written now, once per communicator (later failures follow the first).
+  if (!flushed_.exchange(true)) (void)write_trace_file();
+}
+
 std::string CommRecorder::error_of(const CallRecord* e, uint64_t version) const {
   for (const ErrorText& t : errors_)
     if (t.entry == e && t.version == version) return t.text;
   return "";
 }
 
-P2pMark CommRecorder::begin_p2p(CallFacts f) {
+P2pMark CommRecorder::begin_p2p(const CallDesc& d, int peer) {
   if (!p2p_) return {};
-  f.seq = (std::strcmp(f.kind, "send") == 0 ? sends_ : recvs_).fetch_add(1, std::memory_order_relaxed);
-  f.state = CallState::kRunning;
-  f.t_start_ns = epoch_ns(precise_);
+  const uint64_t seq = numbers_[static_cast<int>(call_kind_of(d.word))].fetch_add(1, std::memory_order_relaxed);
+  const int64_t t = epoch_ns(precise_);
   const uint64_t h = p2p_head_.fetch_add(1, std::memory_order_acq_rel);
   CallRecord* e = &p2p_[h % n_];
-  return {e, e->begin(f, h), f.peer};
+  return {e, e->begin(d, seq, CallState::kRunning, 0, t, h), peer};
 }
 
 void CommRecorder::end_p2p(const P2pMark& m, const Status& st) {
@@ -95,18 +100,21 @@ void CommRecorder::end_p2p(const P2pMark& m, const Status& st) {
   e->state.store(st.ok() ? CallState::kDone : CallState::kFailed, std::memory_order_release);
   if (tracing_) {
     TraceEvent ev{ctx_, TraceTrack::kP2p, {}, st.ok() ? "" : st.to_string()};
-    if (e->load(&ev.facts, e->pos())) trace_emit(std::move(ev));
+    if (e->load(&ev.facts, e->pos(), size())) trace_emit(std::move(ev));
+    if (!st.ok()) flush_on_first_failure();
   }
 }
 
 void CommRecorder::emit_call(const CallRecord* e) const {
   TraceEvent ev{ctx_, TraceTrack::kCollective, {}, {}};
-  if (!e->load(&ev.facts, e->pos())) return;
+  if (!e->load(&ev.facts, e->pos(), size())) return;
   if (ev.facts.state == CallState::kFailed) {
     std::lock_guard<std::mutex> lock(mu_);
     ev.error = error_of(e, e->version.load(std::memory_order_relaxed));
   }
+  const bool failed = ev.facts.state == CallState::kFailed;
   trace_emit(std::move(ev));
+  if (failed) flush_on_first_failure();
 }
 
 void CommRecorder::emit_wait(const CallRecord* e, int peer, int64_t t0) const {
@@ -126,7 +134,7 @@ void CommRecorder::load_ring(const CallRecord* ring, uint64_t head,
   for (uint64_t i = first; i < head; ++i) {
     const CallRecord* e = &ring[i % n_];
     CallFacts f;
-    if (e->load(&f, i)) out->emplace_back(e, f);
+    if (e->load(&f, i, size())) out->emplace_back(e, f);
   }
 }
 
@@ -176,13 +184,29 @@ void CommRecorder::snapshot(JsonOut& out) const {
   // Queued collectives run next, in issue order: their sequence numbers follow.
   uint64_t next_seq = colls.empty() ? 0 : colls.back().second.seq + 1;
   for (const Queued& q : queued_) {
-    CallFacts qf = q.facts;
+    CallFacts qf;
+    decode_call(q.desc, size(), &qf);
+    qf.state = CallState::kQueued;
+    qf.t_queued_ns = q.t_queued_ns;
     qf.seq = next_seq++;
     write_call(out, qf, "");
   }
   write_all(p2p);
   out.end_array();
   out.end_object();
+}
+
+void CommRecorder::running_events(int64_t now_ns, std::vector<TraceEvent>* out) const {
+  std::vector<std::pair<const CallRecord*, CallFacts>> calls;
+  load_ring(coll_.get(), coll_head_.load(std::memory_order_acquire), &calls);
+  const size_t colls = calls.size();
+  load_ring(p2p_.get(), p2p_head_.load(std::memory_order_acquire), &calls);
+  for (size_t i = 0; i < calls.size(); ++i) {
+    CallFacts f = calls[i].second;
+    if (f.state != CallState::kRunning) continue;
+    f.t_end_ns = std::max(now_ns, f.t_start_ns);
+    out->push_back({ctx_, i < colls ? TraceTrack::kCollective : TraceTrack::kP2p, f, {}});
+  }
 }
 
 void CommRecorder::describe_active(std::vector<std::pair<int64_t, std::string>>* out) const {

@@ -1,13 +1,15 @@
 // A communicator's flight recorder, always on: the last NEXAR_TRACE_BUFFER collectives and
-// the last NEXAR_TRACE_BUFFER point-to-point calls, each in a ring of CallRecords.
+// the last NEXAR_TRACE_BUFFER other calls (point to point; agree, shrink, revoke,
+// rebuild), each in a ring of CallRecords.
 //
 // Collectives are recorded by the thread that runs them (the one holding the
 // communicator's collective queue, so one writer at a time: a load and a store advance
 // the ring, no read-modify-write, no lock, no allocation); a collective queued behind
-// others (non-blocking) waits in a short locked list until it runs. Point-to-point calls
-// come from any thread and claim their entry with one fetch_add. Updates are relaxed
-// stores to the call's own entry; strings are made only by a snapshot.
-// NEXAR_TRACE_BUFFER=0 turns the recorder off: every hook is then one null check.
+// others waits in a short locked list until it runs. Other calls come from any thread and
+// claim their entry with one fetch_add. A hook stores the call's packed descriptor
+// (trace/call_kind.h) with relaxed stores to the call's own entry; names and strings are
+// made only by a snapshot. NEXAR_TRACE_BUFFER=0 turns the recorder off: callers check
+// on() before they describe a call, so nothing is built.
 #pragma once
 
 #include <atomic>
@@ -25,6 +27,7 @@
 namespace nexar::trace {
 
 class JsonOut;
+struct TraceEvent;
 
 // Where a point-to-point call's record is: its entry and the version it started with.
 struct P2pMark {
@@ -42,19 +45,21 @@ class CommRecorder {
   CommRecorder& operator=(const CommRecorder&) = delete;
 
   uint32_t ctx() const { return ctx_; }
+  // False when NEXAR_TRACE_BUFFER=0: every hook then does nothing.
+  bool on() const { return n_ != 0; }
 
   // --- collectives (the thread holding the collective queue)
   // Records a collective issued behind others; its id goes to begin_collective.
-  uint64_t note_queued(const CallFacts& f);
-  // Starts f (its seq set) as running; nullptr when the recorder is off.
-  CallRecord* begin_collective(CallFacts f, uint64_t queued_id = 0) {
+  uint64_t note_queued(const CallDesc& d);
+  // Starts collective number seq as running (queued_id: its note_queued entry, 0 if
+  // none); nullptr when the recorder is off.
+  CallRecord* begin_collective(const CallDesc& d, uint64_t seq, uint64_t queued_id = 0) {
     if (!coll_) return nullptr;
-    if (queued_id != 0) f.t_queued_ns = take_queued(queued_id);
-    f.state = CallState::kRunning;
-    f.t_start_ns = epoch_ns(precise_);
+    const int64_t tq = queued_id != 0 ? take_queued(queued_id) : 0;
     const uint64_t h = coll_head_.load(std::memory_order_relaxed);
-    CallRecord* e = &coll_[h % n_];
-    e->begin(f, h);
+    CallRecord* e = &coll_[coll_slot_];  // h % n_, without a division
+    coll_slot_ = coll_slot_ + 1 == n_ ? 0 : coll_slot_ + 1;
+    e->begin(d, seq, CallState::kRunning, tq, epoch_ns(precise_), h);
     coll_head_.store(h + 1, std::memory_order_release);
     return e;
   }
@@ -85,9 +90,11 @@ class CommRecorder {
     if (tracing_) emit_call(e);
   }
 
-  // --- point to point (any thread)
-  // f.kind is "send" or "recv"; its seq is numbered per kind here.
-  P2pMark begin_p2p(CallFacts f);
+  // --- point to point, agree, shrink, revoke, rebuild (any thread)
+  // Numbered per kind here. peer: the comm rank the call waits on (p2p_wait_begin).
+  P2pMark begin_p2p(const CallDesc& d, int peer = -1);
+  // A call without data (agree, shrink, revoke, rebuild), ended by end_p2p.
+  P2pMark begin_call(CallKind k) { return on() ? begin_p2p({pack_call(k, -1, -1, -1), 0, -1}) : P2pMark{}; }
   void p2p_wait_begin(const P2pMark& m, int peer) {
     if (m.entry && m.entry->version.load(std::memory_order_relaxed) == m.version)
       m.entry->waiting_on.store(peer, std::memory_order_relaxed);
@@ -96,25 +103,31 @@ class CommRecorder {
 
   // {"ctx":..,"rank":..,"size":..,"members":[..],"calls":[..]}
   void snapshot(JsonOut& out) const;
+  // The calls running now, as trace events that end at now_ns (a trace written while a
+  // call hangs shows it).
+  void running_events(int64_t now_ns, std::vector<TraceEvent>* out) const;
   // The calls not yet ended (running or queued), oldest first, as "allreduce #7" texts.
   void describe_active(std::vector<std::pair<int64_t, std::string>>* out) const;
 
  private:
   int64_t take_queued(uint64_t id);
   void note_error(const CallRecord* e, const Status& st);
+  void flush_on_first_failure() const;
   std::string error_of(const CallRecord* e, uint64_t version) const;
   void emit_call(const CallRecord* e) const;
   void emit_wait(const CallRecord* e, int peer, int64_t t0) const;
   void write_call(JsonOut& out, const CallFacts& f, const std::string& error) const;
   // The entries of a ring, oldest first (ring: coll_ or p2p_).
   void load_ring(const CallRecord* ring, uint64_t head, std::vector<std::pair<const CallRecord*, CallFacts>>* out) const;
+  int size() const { return static_cast<int>(members_.size()); }
 
   struct RingFree {
     void operator()(CallRecord* p) const;
   };
   struct Queued {
     uint64_t id;
-    CallFacts facts;
+    CallDesc desc;
+    int64_t t_queued_ns;
   };
   struct ErrorText {
     const CallRecord* entry;
@@ -129,7 +142,9 @@ class CommRecorder {
   const bool precise_, tracing_;
   std::unique_ptr<CallRecord[], RingFree> coll_, p2p_;
   std::atomic<uint64_t> coll_head_{0}, p2p_head_{0};
-  std::atomic<uint64_t> sends_{0}, recvs_{0};
+  uint64_t coll_slot_ = 0;  // coll_head_ % n_ (only the collective writer touches it)
+  std::atomic<uint64_t> numbers_[kCallKindCount] = {};  // per kind of the other calls
+  mutable std::atomic<bool> flushed_{false};  // the trace file was written after a failure
   mutable std::mutex mu_;  // the queued list and the error texts
   std::deque<Queued> queued_;
   uint64_t next_queued_id_ = 1;

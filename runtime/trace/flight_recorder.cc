@@ -34,6 +34,11 @@ void unregister_recorder(CommRecorder* r) {
   v.erase(std::remove(v.begin(), v.end(), r), v.end());
 }
 
+void for_each_recorder(const std::function<void(const CommRecorder&)>& fn) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  for (const CommRecorder* r : recorders()) fn(*r);
+}
+
 void set_process(int rank, int world_size) {
   g_rank.store(rank);
   g_world_size.store(world_size);

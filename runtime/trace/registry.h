@@ -1,6 +1,7 @@
 // The live communicators' recorders of this process, for snapshots (flight_recorder.cc).
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace nexar::trace {
@@ -9,6 +10,8 @@ class CommRecorder;
 
 void register_recorder(CommRecorder* r);
 void unregister_recorder(CommRecorder* r);
+// Calls fn on every live recorder (holding the list's lock: fn must not register one).
+void for_each_recorder(const std::function<void(const CommRecorder&)>& fn);
 
 struct ProcessIdentity {
   int rank = 0;

@@ -14,7 +14,9 @@
 #include "core/dtype.h"
 #include "core/log.h"
 #include "trace/json_out.h"
+#include "trace/comm_recorder.h"
 #include "trace/registry.h"
+#include "trace/trace_clock.h"
 
 namespace nexar::trace {
 namespace {
@@ -65,6 +67,7 @@ void write_args(JsonOut& out, const TraceEvent& ev) {
     if (f.root >= 0) out.field("root", f.root);
     if (f.peer != -1) out.field("peer", f.peer);
     if (f.tag != -1) out.field("tag", f.tag);
+    if (f.t_queued_ns != 0) out.field("queued_us", us(f.t_start_ns - f.t_queued_ns));
     out.field("state", call_state_name(f.state));
     if (!ev.error.empty()) out.field("error", ev.error);
   }
@@ -96,6 +99,9 @@ std::string trace_json() {
     evs = l.events;
     dropped = l.dropped;
   }
+  // Calls still running (a rank ended while it hung) end at the time of writing.
+  const int64_t now = epoch_ns(true);
+  for_each_recorder([&](const CommRecorder& r) { r.running_events(now, &evs); });
   std::stable_sort(evs.begin(), evs.end(),
                    [](const TraceEvent& a, const TraceEvent& b) { return a.facts.t_start_ns < b.facts.t_start_ns; });
   const ProcessIdentity id = process_identity();

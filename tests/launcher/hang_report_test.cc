@@ -108,3 +108,16 @@ TEST_CASE("the JSON reader takes the record format and rejects malformed text") 
   std::string deep(100, '[');
   CHECK_FALSE(parse_json(deep, &v, &error));
 }
+
+TEST_CASE("agree, shrink, revoke and rebuild are numbered apart: never taken for the pending collective") {
+  std::string agree = call(0, "running");
+  agree.replace(agree.find("allreduce"), 9, "agree");
+  std::vector<RankAnswer> answers;
+  answers.push_back({0, true, record(0, 2, "agree #0 on comm 0x0", {call(6, "done"), agree}, 0), ""});
+  answers.push_back({1, true, record(1, 2, "outside nexar", {call(6, "done")}, 0), ""});
+  const std::string report = hang_report("status", 2, answers);
+  INFO(report);
+  CHECK(first_line(report) == "nexrun: hang report: rank 0 wait in agree (below)");
+  CHECK(report.find("now agree #0 on comm 0x0; comm 0x0 (world): in agree #0 running") != std::string::npos);
+  CHECK(report.find("last completed allreduce #6") != std::string::npos);
+}

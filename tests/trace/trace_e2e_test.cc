@@ -45,3 +45,78 @@ TEST_CASE("NEXAR_TRACE on 3 ranks over shared memory: merged timeline", "[trace]
 TEST_CASE("NEXAR_TRACE on 2 ranks over QUIC: merged timeline", "[trace]") {
   run_traced(2, {"NEXAR_TRANSPORT=quic"});
 }
+
+namespace {
+
+// The X events of a trace file as "name state" lines, sorted ("" when the file is absent).
+std::string events_of(const std::string& path) {
+  if (access(path.c_str(), R_OK) != 0) return "";
+  std::string out, err;
+  launcher_test::run_program({"/usr/bin/python3", "-c",
+                              "import json,sys; d=json.load(open(sys.argv[1])); "
+                              "print('\\n'.join(sorted(e['name'] + ' ' + e['args'].get('state', '') "
+                              "for e in d['traceEvents'] if e['ph'] == 'X' and e['name'] != 'wait')))",
+                              path},
+                             &out, &err, 30s);
+  return out + err;
+}
+
+// Runs trace_probe <mode> on np ranks, which must fail; returns the trace directory.
+std::string run_failing(const std::string& mode, int np) {
+  const std::string dir = "/tmp/nexar-trace-" + mode + "-" + std::to_string(getpid());
+  std::string out, err;
+  auto end = launcher_test::run_nexrun({"-np", std::to_string(np), TRACE_PROBE, mode}, &out, &err, 60s,
+                                       {"NEXAR_TRACE=" + dir});
+  INFO("stdout:\n" << out << "\nstderr:\n" << err);
+  REQUIRE(end.finished);
+  CHECK(end.exit_code != 0);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("recorded: a blocking collective queued behind another, agree, revoke, shrink", "[trace]") {
+  const std::string dir = "/tmp/nexar-trace-calls-" + std::to_string(getpid());
+  std::string out, err;
+  auto end = launcher_test::run_nexrun({"-np", "2", TRACE_PROBE, "calls"}, &out, &err, 60s, {"NEXAR_TRACE=" + dir});
+  INFO("stdout:\n" << out << "\nstderr:\n" << err);
+  REQUIRE(end.finished);
+  REQUIRE(end.exit_code == 0);
+  for (int r = 0; r < 2; ++r) {
+    INFO("rank " << r);
+    const std::string ev = events_of(dir + "/nexar-trace-rank" + std::to_string(r) + ".json");
+    CHECK(launcher_test::count_of(ev, "agree done") == 2);
+    CHECK(launcher_test::count_of(ev, "revoke done") == 1);
+    CHECK(launcher_test::count_of(ev, "shrink done") == 1);
+    CHECK(launcher_test::count_of(ev, "barrier done") >= 1);  // on the shrunk communicator
+  }
+  // Rank 0's blocking allreduce waited behind its iallreduce (rank 1 came 0.5 s late).
+  std::string q, qerr;
+  launcher_test::run_program({"/usr/bin/python3", "-c",
+                              "import json,sys; d=json.load(open(sys.argv[1])); "
+                              "print([e['args']['seq'] for e in d['traceEvents'] if e.get('name') == 'allreduce' "
+                              "and e['args'].get('queued_us', 0) > 100000])",
+                              dir + "/nexar-trace-rank0.json"},
+                             &q, &qerr, 30s);
+  CHECK(q == "[2]\n");
+  std::string o, e;
+  launcher_test::run_program({"/bin/rm", "-rf", dir}, &o, &e, 20s);
+}
+
+TEST_CASE("NEXAR_TRACE files survive abort() and nexrun's SIGTERM", "[trace]") {
+  const std::string dir = run_failing("signals", 3);
+  for (int r = 0; r < 3; ++r) {
+    INFO("rank " << r);
+    CHECK(events_of(dir + "/nexar-trace-rank" + std::to_string(r) + ".json") == "allreduce done\n");
+  }
+  std::string o, e;
+  launcher_test::run_program({"/bin/rm", "-rf", dir}, &o, &e, 20s);
+}
+
+TEST_CASE("NEXAR_TRACE files are written when a communicator breaks, before the rank _exit()s", "[trace]") {
+  const std::string dir = run_failing("failure", 2);
+  CHECK(events_of(dir + "/nexar-trace-rank0.json") == "allreduce done\nbroadcast failed\n");
+  CHECK(events_of(dir + "/nexar-trace-rank1.json") == "allreduce done\nallreduce failed\n");
+  std::string o, e;
+  launcher_test::run_program({"/bin/rm", "-rf", dir}, &o, &e, 20s);
+}

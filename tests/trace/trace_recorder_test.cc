@@ -56,15 +56,19 @@ std::vector<std::string> json_query(const std::string& text, const std::vector<s
   return out;
 }
 
-CallFacts allreduce(uint64_t seq) {
-  CallFacts f;
-  f.seq = seq;
-  f.kind = "allreduce";
-  f.count = 4;
-  f.bytes = 16;
-  f.dtype = NEXAR_FLOAT32;
-  f.op = NEXAR_SUM;
-  return f;
+CallDesc allreduce() {
+  CallDesc d;
+  d.word = pack_call(CallKind::kAllreduce, NEXAR_FLOAT32, NEXAR_SUM, -1);
+  d.count = 4;
+  return d;
+}
+
+CallDesc p2p(CallKind kind, int peer, int tag, uint64_t count) {
+  CallDesc d;
+  d.word = pack_call(kind, NEXAR_FLOAT64, -1, peer);
+  d.count = count;
+  d.tag = tag;
+  return d;
 }
 
 }  // namespace
@@ -75,7 +79,7 @@ TEST_CASE("the collective ring keeps the last N calls, oldest first") {
   set_process(1, 3);
   CommRecorder rec(42, {0, 1, 2}, 1);
   for (uint64_t s = 0; s < 10; ++s) {
-    CallRecord* e = rec.begin_collective(allreduce(s));
+    CallRecord* e = rec.begin_collective(allreduce(), s);
     REQUIRE(e);
     CommRecorder::set_algo(e, "ring");
     rec.end(e, nexar::Status::Ok());
@@ -102,14 +106,14 @@ TEST_CASE("states: queued, running, waiting on a peer, failed with its error") {
   set_env("NEXAR_TRACE", nullptr);
   set_env("NEXAR_TRACE_BUFFER", "16");
   CommRecorder rec(7, {3, 5}, 0);
-  rec.end(rec.begin_collective(allreduce(0)), nexar::Status::Ok());
-  CallRecord* failed = rec.begin_collective(allreduce(1));
+  rec.end(rec.begin_collective(allreduce(), 0), nexar::Status::Ok());
+  CallRecord* failed = rec.begin_collective(allreduce(), 1);
   rec.end(failed, nexar::Status(NEXAR_ERR_MISMATCH, "rank 1 called \"broadcast\""));
-  CallRecord* running = rec.begin_collective(allreduce(2));
+  CallRecord* running = rec.begin_collective(allreduce(), 2);
   int64_t t0 = 0;
   rec.wait_begin(running, 1, &t0);
-  const uint64_t q1 = rec.note_queued(allreduce(0));
-  rec.note_queued(allreduce(0));
+  const uint64_t q1 = rec.note_queued(allreduce());
+  rec.note_queued(allreduce());
   auto v = json_query(snapshot_json(), {
       "[(c['seq'], c['state'], c['waiting_on']) for c in d['comms'][0]['calls']]",
       "d['comms'][0]['calls'][1]['error']", "d['current']"});
@@ -119,8 +123,7 @@ TEST_CASE("states: queued, running, waiting on a peer, failed with its error") {
   CHECK(v[2] == "\"allreduce #2 on comm 0x7, waiting on rank 1\"");
   rec.wait_end(running, 1, t0);
   rec.end(running, nexar::Status::Ok());
-  CallFacts next = allreduce(3);
-  CallRecord* dequeued = rec.begin_collective(next, q1);
+  CallRecord* dequeued = rec.begin_collective(allreduce(), 3, q1);
   v = json_query(snapshot_json(), {
       "[(c['seq'], c['state']) for c in d['comms'][0]['calls']]",
       "d['comms'][0]['calls'][3]['t_queued_us'] > 0"});
@@ -133,13 +136,8 @@ TEST_CASE("point-to-point calls are numbered per kind and end at their wait") {
   set_env("NEXAR_TRACE", nullptr);
   set_env("NEXAR_TRACE_BUFFER", "8");
   CommRecorder rec(9, {0, 1}, 0);
-  CallFacts s;
-  s.kind = "send";
-  s.peer = 1;
-  s.tag = 5;
-  CallFacts r = s;
-  r.kind = "recv";
-  const P2pMark s0 = rec.begin_p2p(s), r0 = rec.begin_p2p(r), s1 = rec.begin_p2p(s);
+  const CallDesc s = p2p(CallKind::kSend, 1, 5, 2), r = p2p(CallKind::kRecv, 1, 5, 2);
+  const P2pMark s0 = rec.begin_p2p(s, 1), r0 = rec.begin_p2p(r, 1), s1 = rec.begin_p2p(s, 1);
   rec.p2p_wait_begin(r0, 1);
   rec.end_p2p(s0, nexar::Status::Ok());
   rec.end_p2p(s1, nexar::Status(NEXAR_ERR_PEER_LOST, "peer 1 lost"));
@@ -150,12 +148,40 @@ TEST_CASE("point-to-point calls are numbered per kind and end at their wait") {
   rec.end_p2p(r0, nexar::Status::Ok());
 }
 
+TEST_CASE("a snapshot decodes the packed descriptors: names, root, peer, bytes") {
+  set_env("NEXAR_TRACE", nullptr);
+  set_env("NEXAR_TRACE_BUFFER", "8");
+  CommRecorder rec(17, {0, 1, 2, 3}, 0);
+  CallDesc g;
+  g.word = pack_call(CallKind::kGather, NEXAR_INT32, -1, 2) | kPerRankBytesBit;
+  g.count = 3;
+  rec.end(rec.begin_collective(g, 0), nexar::Status::Ok());
+  CallDesc b;
+  b.word = pack_call(CallKind::kBroadcast, NEXAR_FLOAT16, -1, 1);
+  b.count = 5;
+  rec.end(rec.begin_collective(b, 1), nexar::Status::Ok());
+  CallDesc agree;
+  agree.word = pack_call(CallKind::kAgree, -1, -1, -1);
+  rec.end_p2p(rec.begin_p2p(agree), nexar::Status::Ok());
+  rec.end_p2p(rec.begin_p2p(p2p(CallKind::kRecv, NEXAR_ANY_SOURCE, 9, 4), -2), nexar::Status::Ok());
+  const auto v = json_query(snapshot_json(), {
+      "[(c['kind'], c['dtype'], c['op'], c['root'], c['peer'], c['tag'], c['count'], c['bytes']) "
+      "for c in d['comms'][0]['calls']]"});
+  CHECK(v[0] == "[[\"gather\", \"int32\", \"\", 2, -1, -1, 3, 48], "
+                "[\"broadcast\", \"float16\", \"\", 1, -1, -1, 5, 10], "
+                "[\"agree\", \"\", \"\", -1, -1, -1, 0, 0], "
+                "[\"recv\", \"float64\", \"\", -1, -2, 9, 4, 32]]");
+  for (int k = 0; k < kCallKindCount; ++k)
+    CHECK(std::string(call_kind_name(static_cast<CallKind>(k))) != "invalid");
+}
+
 TEST_CASE("NEXAR_TRACE_BUFFER=0 turns the recorder off") {
   set_env("NEXAR_TRACE", nullptr);
   set_env("NEXAR_TRACE_BUFFER", "0");
   CommRecorder rec(11, {0}, 0);
-  CHECK(rec.begin_collective(allreduce(0)) == nullptr);
-  CHECK(rec.begin_p2p(allreduce(0)).entry == nullptr);
+  CHECK(rec.begin_collective(allreduce(), 0) == nullptr);
+  CHECK(!rec.on());
+  CHECK(rec.begin_p2p(p2p(CallKind::kSend, 0, 0, 1)).entry == nullptr);
   rec.end(nullptr, nexar::Status::Ok());  // every hook takes the null entry
   CHECK(json_query(snapshot_json(), {"d['comms']"})[0] == "[]");
   set_env("NEXAR_TRACE_BUFFER", nullptr);
@@ -168,7 +194,7 @@ TEST_CASE("a snapshot taken while another thread records parses and is in order"
   std::atomic<bool> stop{false};
   std::thread writer([&] {
     for (uint64_t s = 0; !stop.load(); ++s) {
-      CallRecord* e = rec.begin_collective(allreduce(s));
+      CallRecord* e = rec.begin_collective(allreduce(), s);
       int64_t t0 = 0;
       rec.wait_begin(e, 0, &t0);
       rec.wait_end(e, 0, t0);
@@ -191,21 +217,17 @@ TEST_CASE("NEXAR_TRACE writes a Perfetto trace: collectives, their waits, point 
   set_process(2, 4);
   {
     CommRecorder rec(21, {0, 1, 2, 3}, 2);
-    CallRecord* e = rec.begin_collective(allreduce(0));
+    CallRecord* e = rec.begin_collective(allreduce(), 0);
     CommRecorder::set_algo(e, "ring");
     int64_t t0 = 0;
     rec.wait_begin(e, 3, &t0);
     rec.wait_end(e, 3, t0);
     rec.end(e, nexar::Status::Ok());
-    CallFacts s;
-    s.kind = "send";
-    s.peer = 1;
-    s.tag = 0;
-    s.bytes = 8;
-    const P2pMark a = rec.begin_p2p(s), b = rec.begin_p2p(s);  // overlapping: two lanes
+    const CallDesc s = p2p(CallKind::kSend, 1, 0, 1);
+    const P2pMark a = rec.begin_p2p(s, 1), b = rec.begin_p2p(s, 1);  // overlapping: two lanes
     rec.end_p2p(a, nexar::Status::Ok());
     rec.end_p2p(b, nexar::Status::Ok());
-    rec.end(rec.begin_collective(allreduce(1)), nexar::Status(NEXAR_ERR_TIMEOUT, "rank 3 did not arrive"));
+    rec.end(rec.begin_collective(allreduce(), 1), nexar::Status(NEXAR_ERR_TIMEOUT, "rank 3 did not arrive"));
   }
   REQUIRE(write_trace_file().ok());
   std::ifstream in(dir + "/nexar-trace-rank2.json");
@@ -229,6 +251,31 @@ TEST_CASE("NEXAR_TRACE writes a Perfetto trace: collectives, their waits, point 
   CHECK(v[5] == "2");
   CHECK(v[6] == "[true]");
   std::remove((dir + "/nexar-trace-rank2.json").c_str());
+  rmdir(dir.c_str());
+  set_env("NEXAR_TRACE", nullptr);
+  set_env("NEXAR_TRACE_BUFFER", nullptr);
+}
+
+TEST_CASE("a trace written while a call runs shows it running, ended at the time of writing") {
+  const std::string dir = temp_path("running");
+  set_env("NEXAR_TRACE", dir.c_str());
+  set_env("NEXAR_TRACE_BUFFER", "8");
+  set_process(0, 2);
+  CommRecorder rec(23, {0, 1}, 0);
+  rec.end(rec.begin_collective(allreduce(), 0), nexar::Status::Ok());
+  CallRecord* hung = rec.begin_collective(allreduce(), 1);
+  const P2pMark recv = rec.begin_p2p(p2p(CallKind::kRecv, 1, 3, 1), 1);
+  REQUIRE(write_trace_file().ok());
+  std::ifstream in(dir + "/nexar-trace-rank0.json");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto v = json_query(text, {
+      "sorted((e['name'], e['args']['seq']) for e in d['traceEvents'] if e['ph'] == 'X' and e['args'].get('state') == 'running')",
+      "all(e['dur'] >= 0 for e in d['traceEvents'] if e['ph'] == 'X')"});
+  CHECK(v[0] == "[[\"allreduce\", 1], [\"recv\", 0]]");
+  CHECK(v[1] == "true");
+  rec.end(hung, nexar::Status::Ok());
+  rec.end_p2p(recv, nexar::Status::Ok());
+  std::remove((dir + "/nexar-trace-rank0.json").c_str());
   rmdir(dir.c_str());
   set_env("NEXAR_TRACE", nullptr);
   set_env("NEXAR_TRACE_BUFFER", nullptr);
