@@ -12,18 +12,12 @@ Status RendezvousService::start(const std::string& launcher_credential_file, Job
                                 const std::string& bind_ip) {
   std::shared_ptr<tls::Context> tls;
   NX_RETURN_IF_ERROR(tls::Context::load(launcher_credential_file, &tls).with_context("rendezvous credential"));
-  quic::EndpointConfig config = quic::endpoint_config_from_params(tls);
-  config.bind_address = bind_ip;  // one host: the service never leaves loopback
-  config.accept_alpns = {"h3"};
-  NX_RETURN_IF_ERROR(quic::Endpoint::create(config, &endpoint_).with_context("rendezvous endpoint"));
-  NX_RETURN_IF_ERROR(
-      rendezvous::Server::start(endpoint_.get(), [status] { return status->to_json(); }, &server_)
-          .with_context("rendezvous server"));
-  address_ = endpoint_->local_address();
+  NX_RETURN_IF_ERROR(rendezvous::Host::start(tls, bind_ip, [status] { return status->to_json(); }, &host_));
+  address_ = host_->address();
   hangs_ = std::make_unique<HangCollector>(status, [](const std::string& text) {
     write_fully(STDERR_FILENO, text.data(), text.size());
   });
-  hangs_->attach(server_.get());
+  hangs_->attach(&host_->server());
   status_ = status;
   status->set_end_observer([hangs = hangs_.get()](int rank) { hangs->rank_ended(rank); });
   NX_INFO(LAUNCH, "rendezvous service at %s", address_.c_str());
@@ -31,12 +25,9 @@ Status RendezvousService::start(const std::string& launcher_credential_file, Job
 }
 
 void RendezvousService::stop() {
-  // The server first: it detaches from the endpoint's connections and its timer, so the
-  // endpoint's own teardown then has nothing left to call back into.
   if (status_) status_->set_end_observer(nullptr);
   hangs_.reset();
-  server_.reset();
-  endpoint_.reset();
+  host_.reset();
 }
 
 }  // namespace nexar::launcher

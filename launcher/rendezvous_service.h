@@ -9,8 +9,7 @@
 #include "core/status.h"
 #include "launcher/hang_collector.h"
 #include "launcher/job_status.h"
-#include "rendezvous/rendezvous.h"
-#include "transport/quic/endpoint.h"
+#include "rendezvous/host.h"
 
 namespace nexar::launcher {
 
@@ -33,8 +32,7 @@ class RendezvousService {
   void stop();
 
  private:
-  std::unique_ptr<quic::Endpoint> endpoint_;
-  std::unique_ptr<rendezvous::Server> server_;
+  std::unique_ptr<rendezvous::Host> host_;
   std::unique_ptr<HangCollector> hangs_;
   JobStatus* status_ = nullptr;
   std::string address_;

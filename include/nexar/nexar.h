@@ -74,7 +74,8 @@ typedef enum { NEXAR_SUM, NEXAR_PROD, NEXAR_MIN, NEXAR_MAX, NEXAR_AVG } nexar_op
 /**
  * Builds the world communicator from the environment a launcher set (nexrun: NEXAR_RANK,
  * NEXAR_WORLD_SIZE, NEXAR_RENDEZVOUS, NEXAR_CREDENTIALS...). With no launcher environment
- * the world has one rank. Collective over the world: returns once every rank is connected.
+ * the world has one rank; with torchrun's WORLD_SIZE > 1 but no launcher nexar knows, it
+ * fails (NEXAR_ERR_INVALID_ARGUMENT): such processes join with nexar_init_rank. Collective over the world: returns once every rank is connected.
  *
  * *world is owned by the caller and freed by nexar_comm_destroy.
  * Returns NEXAR_ERR_INVALID_ARGUMENT (world NULL, or a malformed launcher environment),
@@ -84,6 +85,41 @@ typedef enum { NEXAR_SUM, NEXAR_PROD, NEXAR_MIN, NEXAR_MAX, NEXAR_AVG } nexar_op
  * is in nexar_comm_last_error(NULL).
  */
 NEXAR_API nexar_result_t nexar_init(nexar_comm_t *world);
+
+/** What a process needs to join a job started without nexrun (nexar_init_rank). */
+typedef struct {
+  unsigned char bytes[512];
+} nexar_unique_id_t;
+
+/**
+ * Makes a fresh job for processes that another launcher started (torchrun, srun,
+ * Kubernetes, a PyTorch backend holding torch's store), as NCCL's ncclGetUniqueId: call it
+ * on one process and pass *id to the others by the program's own means. From then on this
+ * process serves the job's rendezvous, in-process, until the world it joins with this id
+ * is destroyed (or until it exits, when it joins none). The id holds the rendezvous address
+ * (NEXAR_ADDR / NEXAR_IFACE / NEXAR_ADDR_CIDR choose it, else the host's first
+ * non-loopback address, else loopback) and a fresh job secret: whoever has the id can
+ * join, so pass it only over a channel you trust.
+ * Returns NEXAR_ERR_INVALID_ARGUMENT (id NULL, or no address matches NEXAR_IFACE...),
+ * NEXAR_ERR_SYSTEM.
+ */
+NEXAR_API nexar_result_t nexar_get_unique_id(nexar_unique_id_t *id);
+
+/**
+ * Joins the job of id as rank `rank` of `size`, as NCCL's ncclCommInitRank. Collective
+ * over size processes, each passing its own rank in [0, size) and the same size. Returns
+ * the same kind of world as nexar_init: shared memory between the ranks on one host, QUIC
+ * between hosts, mutual authentication from the id's secret, the same failure semantics
+ * and timeouts (forming the world is bounded by NEXAR_CONNECT_TIMEOUT).
+ * Returns NEXAR_ERR_INVALID_ARGUMENT (id or world NULL, rank or size out of range, an id
+ * that nexar_get_unique_id did not write or that was garbled, two processes with the same
+ * rank: both fail, naming it), NEXAR_ERR_MISMATCH (processes passed different sizes),
+ * NEXAR_ERR_TIMEOUT (the rendezvous or a rank did not answer in time, naming the ranks
+ * missing), NEXAR_ERR_AUTH (the rendezvous at the id's address is another job's),
+ * NEXAR_ERR_PEER_LOST, NEXAR_ERR_SYSTEM. On failure *world is NULL and the detail is in
+ * nexar_comm_last_error(NULL).
+ */
+NEXAR_API nexar_result_t nexar_init_rank(const nexar_unique_id_t *id, int rank, int size, nexar_comm_t *world);
 
 /**
  * Destroys a communicator: collective over comm's ranks, it waits (up to the timeout) for

@@ -126,6 +126,18 @@ class Communicator {
     check(nexar_init(&c), nullptr, "nexar_init");
     return Communicator(c);
   }
+  // Starting without nexrun: one process makes the id and passes it to the others, each
+  // joins with its rank (nexar_get_unique_id / nexar_init_rank).
+  static nexar_unique_id_t unique_id() {
+    nexar_unique_id_t id;
+    check(nexar_get_unique_id(&id), nullptr, "nexar_get_unique_id");
+    return id;
+  }
+  static Communicator init_rank(const nexar_unique_id_t& id, int rank, int size) {
+    nexar_comm_t c = nullptr;
+    check(nexar_init_rank(&id, rank, size, &c), nullptr, "nexar_init_rank");
+    return Communicator(c);
+  }
 
   Communicator() = default;
   explicit Communicator(nexar_comm_t adopt) : comm_(adopt) {}

@@ -13,6 +13,31 @@ using nexar::Status;
 using nexar::api::check_comm;
 using nexar::api::finish;
 
+namespace nexar::api {
+
+nexar_result_t start_world(const bootstrap::LaunchInfo& info, Status st, const char* fn, nexar_comm_t* world) {
+  std::shared_ptr<bootstrap::World> w;
+  if (st.ok()) {
+    log_set_rank(info.rank);
+    trace::set_process(info.rank, info.world_size);
+    st = bootstrap::World::create(info, &w);
+  }
+  if (!st.ok()) {
+    // Loud by default (WARN): a rank that cannot start says why even if the program ignores the result.
+    NX_WARN(INIT, "%s failed: %s", fn, st.to_string().c_str());
+    return finish(nullptr, st.with_context(fn));
+  }
+  double timeout = params::get_double("NEXAR_TIMEOUT");
+  nexar_comm_t c = new_handle(bootstrap::make_world_comm(w, timeout), w);
+  w->add_handle();
+  NX_INFO(INIT, "rank %d of %d ready (local rank %d of %d)", info.rank, info.world_size, c->comm->local_rank(),
+          c->comm->local_size());
+  *world = c;
+  return NEXAR_SUCCESS;
+}
+
+}  // namespace nexar::api
+
 extern "C" {
 
 NEXAR_API const char* nexar_version(void) { return NEXAR_VERSION_STRING; }
@@ -24,24 +49,7 @@ NEXAR_API nexar_result_t nexar_init(nexar_comm_t* world) {
   nexar::params::log_set_params();
   nexar::bootstrap::LaunchInfo info;
   Status st = nexar::bootstrap::read_launch_env(&info);
-  std::shared_ptr<nexar::bootstrap::World> w;
-  if (st.ok()) {
-    nexar::log_set_rank(info.rank);
-    nexar::trace::set_process(info.rank, info.world_size);
-    st = nexar::bootstrap::World::create(info, &w);
-  }
-  if (!st.ok()) {
-    // Loud by default (WARN): a rank that cannot start says why even if the program ignores the result.
-    NX_WARN(INIT, "nexar_init failed: %s", st.to_string().c_str());
-    return finish(nullptr, st.with_context("nexar_init"));
-  }
-  double timeout = nexar::params::get_double("NEXAR_TIMEOUT");
-  nexar_comm_t c = nexar::api::new_handle(nexar::bootstrap::make_world_comm(w, timeout), w);
-  w->add_handle();
-  NX_INFO(INIT, "rank %d of %d ready (local rank %d of %d)", info.rank, info.world_size, c->comm->local_rank(),
-          c->comm->local_size());
-  *world = c;
-  return NEXAR_SUCCESS;
+  return nexar::api::start_world(info, st, "nexar_init", world);
 }
 
 NEXAR_API nexar_result_t nexar_comm_destroy(nexar_comm_t comm) {

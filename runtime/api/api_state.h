@@ -37,6 +37,9 @@ namespace nexar::api {
 nexar_comm_t new_handle(std::shared_ptr<comm::Comm> c, std::shared_ptr<bootstrap::World> world);
 void release_handle(nexar_comm_t comm);
 
+// The world communicator of a process that info describes (nexar_init, nexar_init_rank),
+// unless st (reading info) already failed; fn names the call in errors.
+nexar_result_t start_world(const bootstrap::LaunchInfo& info, Status st, const char* fn, nexar_comm_t* world);
 // Records st as this thread's last error on comm (when it failed) and returns its code.
 nexar_result_t finish(nexar_comm_t comm, const Status& st);
 // Checks comm is non-NULL and not destroyed.

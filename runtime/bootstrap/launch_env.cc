@@ -3,13 +3,31 @@
 #include "bootstrap/slurm_direct.h"
 #include "core/params.h"
 
+#include <cstdlib>
+#include <string>
+
 namespace nexar::bootstrap {
+namespace {
+
+// No launcher nexar knows: a world of one, unless torchrun-style variables say the process
+// is one of several (each would silently be alone).
+Status not_another_launchers_world() {
+  const char* ws = std::getenv("WORLD_SIZE");
+  if (!ws || !*ws || std::string(ws) == "1") return Status::Ok();
+  return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                strprintf("WORLD_SIZE=%s is set, but this process was not started by nexrun (nor by srun): "
+                          "nexar_init would make a world of one. Start it under nexrun, or join the others with "
+                          "nexar_get_unique_id on one process and nexar_init_rank on each",
+                          ws));
+}
+
+}  // namespace
 
 Status read_launch_env(LaunchInfo* out) {
   *out = LaunchInfo{};
   // nexrun's variables first; else an srun step without nexrun (slurm_direct.h); else one.
   if (!params::is_set("NEXAR_RANK") && !params::is_set("NEXAR_WORLD_SIZE")) {
-    if (!slurm_direct_launch()) return Status::Ok();
+    if (!slurm_direct_launch()) return not_another_launchers_world();
     return slurm_direct_setup(out);
   }
   LaunchInfo li;

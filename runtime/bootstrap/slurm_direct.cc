@@ -17,8 +17,7 @@
 #include "bootstrap/address_select.h"
 #include "core/log.h"
 #include "core/params.h"
-#include "rendezvous/rendezvous.h"
-#include "transport/quic/endpoint.h"
+#include "rendezvous/host.h"
 #include "transport/tls/credentials.h"
 #include "transport/tls/tls_context.h"
 
@@ -27,8 +26,7 @@ namespace {
 
 // Task 0's rendezvous and directory, alive until the process exits.
 struct DirectState {
-  std::unique_ptr<quic::Endpoint> endpoint;
-  std::unique_ptr<rendezvous::Server> server;
+  std::unique_ptr<rendezvous::Host> host;
   tls::JobCredentialFiles files;
   std::string dir;
 };
@@ -36,8 +34,7 @@ DirectState* g_state = nullptr;
 
 void cleanup_at_exit() {
   if (!g_state) return;
-  g_state->server.reset();
-  g_state->endpoint.reset();
+  g_state->host.reset();
   for (std::string& f : g_state->files.rank_files) f = g_state->dir + f.substr(f.rfind('/'));
   g_state->files.launcher_file = g_state->dir + "/launcher.pem";
   g_state->files.dir = g_state->dir;
@@ -98,7 +95,6 @@ Status start_task0(const LaunchInfo& li, const std::string& base, const std::str
   };
   std::shared_ptr<tls::Context> tls;
   if (Status s = tls::Context::load(state->files.launcher_file, &tls); !s.ok()) return fail(s);
-  quic::EndpointConfig cfg = quic::endpoint_config_from_params(tls);
   // Where the other tasks can reach us: toward srun's host, never loopback with many nodes.
   const std::string launch_ip = env_str("SLURM_LAUNCH_NODE_IPADDR");
   std::string ip;
@@ -109,11 +105,8 @@ Status start_task0(const LaunchInfo& li, const std::string& base, const std::str
     if (mine.empty()) return fail(Status(NEXAR_ERR_SYSTEM, "srun direct launch: no non-loopback address for the rendezvous"));
     ip = mine.front();
   }
-  cfg.bind_address = ip;
-  cfg.accept_alpns = {"h3"};
-  if (Status e = quic::Endpoint::create(cfg, &state->endpoint); !e.ok()) return fail(e);
-  if (Status e = rendezvous::Server::start(state->endpoint.get(), nullptr, &state->server); !e.ok()) return fail(e);
-  *rendezvous = state->endpoint->local_address();
+  if (Status e = rendezvous::Host::start(tls, ip, nullptr, &state->host); !e.ok()) return fail(e);
+  *rendezvous = state->host->address();
   {
     std::ofstream f(tmp + "/job");
     f << *job_id << "\n" << *rendezvous << "\n";

@@ -2,6 +2,7 @@
 
 #include "bootstrap/address_select.h"
 #include "bootstrap/host_identity.h"
+#include "bootstrap/unique_id_join.h"
 #include "core/log.h"
 #include "core/params.h"
 #include "trace/flight_recorder.h"
@@ -57,6 +58,8 @@ Status World::create(const LaunchInfo& info, std::shared_ptr<World>* out) {
 Status World::form(std::chrono::milliseconds peer_timeout) {
   NX_RETURN_IF_ERROR(start_endpoint());
   NX_RETURN_IF_ERROR(reach_rendezvous());
+  if (info_.unique_id_join && generation_ == 0)
+    NX_RETURN_IF_ERROR(unique_id_join(*rendezvous_, info_.rank, info_.world_size, connect_timeout()));
   bool replacement = false;
   if (info_.incarnation > 0 && predecessors_.empty()) NX_RETURN_IF_ERROR(await_rebuild(&replacement));
   std::vector<std::string> addresses;
@@ -86,7 +89,10 @@ std::string World::key(const std::string& name) const {
 }
 
 Status World::start_endpoint() {
-  NX_RETURN_IF_ERROR(tls::Context::load(info_.credentials, &tls_).with_context("loading the job credential"));
+  if (!info_.credential_pem.empty())
+    NX_RETURN_IF_ERROR(tls::Context::from_pem(info_.credential_pem, "the credential nexar_init_rank issued", &tls_));
+  else
+    NX_RETURN_IF_ERROR(tls::Context::load(info_.credentials, &tls_).with_context("loading the job credential"));
   if (tls_->self().rank != info_.rank || tls_->self().job_id != info_.job_id)
     return Status(NEXAR_ERR_AUTH, strprintf("credential %s is for %s, not job %s rank %d", info_.credentials.c_str(),
                                             tls_->self().to_string().c_str(), info_.job_id.c_str(), info_.rank));

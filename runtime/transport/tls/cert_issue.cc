@@ -56,16 +56,41 @@ Status export_key_pem(gnutls_x509_privkey_t key, std::string* out) {
   return Status::Ok();
 }
 
-}  // namespace
-
-Status issue_ca(const std::string& job_id, IssuedCa* out) {
-  NX_RETURN_IF_ERROR(new_p256_key(&out->key));
+// A self-signed CA certificate for out->key: CA:TRUE, keyCertSign + cRLSign.
+Status sign_ca(const std::string& job_id, IssuedCa* out) {
   NX_GNUTLS(gnutls_x509_crt_init(&out->crt.h), "allocating a certificate");
   gnutls_x509_crt_t crt = out->crt.h;
   NX_RETURN_IF_ERROR(fill_common(crt, out->key.h, names::ca_dn(job_id)));
   NX_GNUTLS(gnutls_x509_crt_set_basic_constraints(crt, 1, 0), "CA basic constraints");
   NX_GNUTLS(gnutls_x509_crt_set_key_usage(crt, GNUTLS_KEY_KEY_CERT_SIGN | GNUTLS_KEY_CRL_SIGN), "CA key usage");
   NX_GNUTLS(gnutls_x509_crt_sign2(crt, crt, out->key.h, GNUTLS_DIG_SHA256, 0), "self-signing the CA");
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status issue_ca(const std::string& job_id, IssuedCa* out) {
+  NX_RETURN_IF_ERROR(new_p256_key(&out->key));
+  return sign_ca(job_id, out);
+}
+
+Status ca_from_key(const std::string& key_der, const std::string& job_id, IssuedCa* out) {
+  NX_GNUTLS(gnutls_x509_privkey_init(&out->key.h), "allocating a key");
+  gnutls_datum_t d{reinterpret_cast<unsigned char*>(const_cast<char*>(key_der.data())),
+                   static_cast<unsigned>(key_der.size())};
+  int rc = gnutls_x509_privkey_import(out->key.h, &d, GNUTLS_X509_FMT_DER);
+  if (rc < 0) return gnutls_status(NEXAR_ERR_INVALID_ARGUMENT, "the job's CA key", rc);
+  if (gnutls_x509_privkey_get_pk_algorithm(out->key.h) != GNUTLS_PK_ECDSA)
+    return Status(NEXAR_ERR_INVALID_ARGUMENT, "the job's CA key is not an ECDSA key");
+  return sign_ca(job_id, out);
+}
+
+Status export_key_der(const PrivKey& key, std::string* out) {
+  gnutls_datum_t d{};
+  NX_GNUTLS(gnutls_x509_privkey_export2(key.h, GNUTLS_X509_FMT_DER, &d), "exporting a private key");
+  out->assign(reinterpret_cast<const char*>(d.data), d.size);
+  gnutls_memset(d.data, 0, d.size);
+  gnutls_free(d.data);
   return Status::Ok();
 }
 

@@ -102,16 +102,23 @@ const Identity& Context::self() const { return impl_->self; }
 Status Context::load(const std::string& credential_file, std::shared_ptr<Context>* out) {
   std::string text;
   NX_RETURN_IF_ERROR(read_private_file(credential_file, &text));
+  Status st = from_pem(text, credential_file, out);
+  std::memset(text.data(), 0, text.size());
+  return st;
+}
+
+Status Context::from_pem(const std::string& pem, const std::string& source, std::shared_ptr<Context>* out) {
   auto impl = std::make_unique<Impl>();
-  impl->source = credential_file;
+  impl->source = source;
+  std::string text = pem;  // GnuTLS wants a mutable datum
   gnutls_datum_t data{reinterpret_cast<unsigned char*>(text.data()), static_cast<unsigned>(text.size())};
-  NX_RETURN_IF_ERROR(parse_chain(credential_file, data, impl.get(), &impl->self));
-  NX_RETURN_IF_ERROR(init_common(credential_file, impl.get()));
+  NX_RETURN_IF_ERROR(parse_chain(source, data, impl.get(), &impl->self));
+  NX_RETURN_IF_ERROR(init_common(source, impl.get()));
   // The same text as certificate chain and key file, as gtlsclient --cert=F --key=F does.
   int rc = gnutls_certificate_set_x509_key_mem2(impl->cred, &data, &data, GNUTLS_X509_FMT_PEM, nullptr, 0);
   std::memset(text.data(), 0, text.size());
-  if (rc < 0) return gnutls_status(NEXAR_ERR_AUTH, "credential file " + credential_file + ": key", rc);
-  NX_TRACE(TLS, "loaded %s: %s", credential_file.c_str(), impl->self.to_string().c_str());
+  if (rc < 0) return gnutls_status(NEXAR_ERR_AUTH, "credential file " + source + ": key", rc);
+  NX_TRACE(TLS, "loaded %s: %s", source.c_str(), impl->self.to_string().c_str());
   out->reset(new Context(std::move(impl)));
   return Status::Ok();
 }

@@ -35,6 +35,9 @@ class Context {
   // Loads a credential file (see credentials.h). NEXAR_ERR_AUTH when it is missing,
   // unreadable, group/world-readable, or malformed.
   static Status load(const std::string& credential_file, std::shared_ptr<Context>* out);
+  // The same from a credential's text held in memory (nexar_init_rank issues its own);
+  // source names it in messages.
+  static Status from_pem(const std::string& pem, const std::string& source, std::shared_ptr<Context>* out);
   ~Context();
 
   // The identity in this party's own certificate.

@@ -1,0 +1,103 @@
+// Starting without nexrun: the test starts each rank itself (uid_probe), one of them makes
+// the unique id and writes it to a file the others read; every wait is bounded.
+#include <catch.hpp>
+
+#include "uid/uid_job.h"
+
+using launcher_test::count_of;
+using namespace uid_test;
+
+namespace {
+
+std::vector<Member> world(int size) {
+  std::vector<Member> m;
+  for (int r = 0; r < size; ++r) m.push_back({r, size, "", ""});
+  return m;
+}
+
+void expect_exits(const Result& r, int code) {
+  INFO(r.out << r.err);
+  for (const Ended& e : r.ended) {
+    CHECK(e.finished);
+    CHECK(e.exit_code == code);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("np 1, 2 and 4 started without nexrun: collectives and point to point are exact", "[uid]") {
+  for (int np : {1, 2, 4}) {
+    Result r = run(world(np), "coll");
+    expect_exits(r, 0);
+    for (int rank = 0; rank < np; ++rank)
+      CHECK(count_of(r.out, "rank " + std::to_string(rank) + " of " + std::to_string(np) + ": coll ok") == 1);
+  }
+}
+
+TEST_CASE("forced QUIC between the ranks: mutual TLS from the id's secret", "[uid]") {
+  Result r = run(world(3), "coll", {"NEXAR_TRANSPORT=quic"});
+  expect_exits(r, 0);
+  CHECK(count_of(r.out, ": coll ok") == 3);
+}
+
+TEST_CASE("two processes with the same rank both fail naming it, and so does the rest", "[uid]") {
+  // Rank 2 never comes: the world cannot complete before the second rank 1 arrives.
+  Result r = run({{0, 3, "", ""}, {1, 3, "", ""}, {1, 3, "", ""}}, "init", {"NEXAR_CONNECT_TIMEOUT=30"});
+  expect_exits(r, 3);
+  INFO(r.out << r.err);
+  CHECK(count_of(r.out, "init failed: NEXAR_ERR_INVALID_ARGUMENT") == 3);
+  CHECK(count_of(r.out, "two processes passed rank 1") == 3);
+  for (const Ended& e : r.ended) CHECK(e.seconds < 20);  // not the connect timeout
+}
+
+TEST_CASE("processes that pass different sizes fail naming both sizes", "[uid]") {
+  Result r = run({{0, 2, "", ""}, {1, 3, "", ""}}, "init", {"NEXAR_CONNECT_TIMEOUT=30"});
+  expect_exits(r, 3);
+  INFO(r.out << r.err);
+  CHECK(count_of(r.out, "init failed: NEXAR_ERR_MISMATCH") == 2);
+  CHECK(count_of(r.out, "the first process to join passed size") == 2);
+  for (const Ended& e : r.ended) CHECK(e.seconds < 20);
+}
+
+TEST_CASE("a rank that never joins: the others fail within the timeout naming it", "[uid]") {
+  Result r = run({{0, 3, "", ""}, {2, 3, "", ""}}, "init", {"NEXAR_CONNECT_TIMEOUT=2"});
+  expect_exits(r, 3);
+  INFO(r.out << r.err);
+  CHECK(count_of(r.out, "init failed: NEXAR_ERR_TIMEOUT") == 2);
+  CHECK(count_of(r.out, "rank 1 of 3 did not join within 2 s") == 2);
+  for (const Ended& e : r.ended) CHECK(e.seconds < 15);
+}
+
+TEST_CASE("a garbled id or one that is no id is refused at once by name", "[uid]") {
+  Job job({"NEXAR_CONNECT_TIMEOUT=2"});
+  const std::string garbled = job.dir() + "/garbled", junk = job.dir() + "/junk";
+  job.start({{0, 2, "", ""}}, "init");
+  std::string bytes;
+  REQUIRE(job.wait_id(&bytes));
+  bytes[300] = static_cast<char>(bytes[300] ^ 0x01);
+  std::ofstream(garbled, std::ios::binary) << bytes;
+  std::ofstream(junk, std::ios::binary) << std::string(512, 'x');
+  for (const std::string& file : {garbled, junk}) {
+    std::string out, err;
+    Ended e = launcher_test::run_program({UID_PROBE, file, "1", "2", "init"}, &out, &err, 20s);
+    INFO(out + err);
+    CHECK(e.exit_code == 3);
+    CHECK(count_of(out, "init failed: NEXAR_ERR_INVALID_ARGUMENT") == 1);
+    CHECK(count_of(out, file == garbled ? "is garbled" : "is not one") == 1);
+    CHECK(e.seconds < 5);
+  }
+  // The maker's rank 1 never came.
+  Result r = job.wait();
+  expect_exits(r, 3);
+  CHECK(count_of(r.out, "rank 1 of 2 did not join") == 1);
+}
+
+TEST_CASE("nexar_init under torchrun's variables without nexrun names nexar_init_rank", "[uid]") {
+  std::string out, err;
+  Ended e = launcher_test::run_program({"env", "WORLD_SIZE=2", "RANK=0", UID_PROBE, "-", "0", "1", "nexar_init"}, &out,
+                                       &err, 20s);
+  INFO(out + err);
+  CHECK(e.exit_code == 3);
+  CHECK(count_of(out, "nexar_init failed: NEXAR_ERR_INVALID_ARGUMENT") == 1);
+  CHECK(count_of(out, "nexar_init_rank") >= 1);
+}
