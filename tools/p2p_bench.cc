@@ -1,5 +1,9 @@
 // nexar-p2p-bench: ping-pong between ranks 0 and 1 over whatever transport joins them.
 //   nexrun -np 2 nexar-p2p-bench [-b MIN] [-e MAX] [-f FACTOR] [-t SECONDS-PER-SIZE]
+//                                [-v REGIONS [-m sendv|packed]]
+// -v: each message is REGIONS equal regions of the buffers, sent with nexar_sendv and
+// received with nexar_recvv (-m sendv), or packed into a contiguous copy, sent, received
+// and unpacked by hand (-m packed), to compare the two.
 // Method (../shared/design/BENCHMARKS.md): page-aligned buffers touched first, one
 // correctness check per size, a warm-up that estimates the cost (agreed by both ranks),
 // then K round trips with K = target time / cost clamped to [5, 20000]; each sample is
@@ -39,8 +43,64 @@ size_t parse_size(const char* s) {
   return static_cast<size_t>(v);
 }
 
+// -v / -m: messages split into regions (0: one contiguous buffer).
+size_t g_regions = 0;
+bool g_packed = false;
+std::vector<unsigned char> g_pack;  // the packed copy (-m packed)
+
+// buf's n bytes as g_regions regions, each followed by a gap of 64 bytes (buffers are
+// allocated with room for them).
+std::vector<nexar_iovec_t> regions_of(unsigned char* buf, size_t n) {
+  std::vector<nexar_iovec_t> v;
+  const size_t each = n / g_regions;
+  for (size_t i = 0, off = 0; i < g_regions; ++i) {
+    const size_t len = i + 1 == g_regions ? n - each * i : each;
+    v.push_back({buf + off, len});
+    off += len + 64;
+  }
+  return v;
+}
+
+void send_msg(unsigned char* buf, size_t n, int peer, int tag) {
+  if (!g_regions) return ok(nexar_send(buf, n, NEXAR_UINT8, peer, tag, world), "send");
+  auto iov = regions_of(buf, n);
+  if (!g_packed) return ok(nexar_sendv(iov.data(), iov.size(), peer, tag, world), "sendv");
+  size_t off = 0;
+  for (const auto& r : iov)
+    if (r.bytes) std::memcpy(g_pack.data() + off, r.base, r.bytes), off += r.bytes;
+  ok(nexar_send(g_pack.data(), n, NEXAR_UINT8, peer, tag, world), "send");
+}
+
+void recv_msg(unsigned char* buf, size_t n, int peer, int tag) {
+  if (!g_regions) return ok(nexar_recv(buf, n, NEXAR_UINT8, peer, tag, world), "recv");
+  auto iov = regions_of(buf, n);
+  if (!g_packed) return ok(nexar_recvv(iov.data(), iov.size(), peer, tag, world, nullptr), "recvv");
+  ok(nexar_recv(g_pack.data(), n, NEXAR_UINT8, peer, tag, world), "recv");
+  size_t off = 0;
+  for (const auto& r : iov)
+    if (r.bytes) std::memcpy(const_cast<void*>(r.base), g_pack.data() + off, r.bytes), off += r.bytes;
+}
+
+// The byte at offset i of an n-byte message in buf (regions leave gaps).
+unsigned char& byte_at(unsigned char* buf, size_t n, size_t i) {
+  if (!g_regions) return buf[i];
+  const size_t each = n / g_regions;
+  const size_t k = each ? std::min(i / each, g_regions - 1) : g_regions - 1;
+  return buf[i + 64 * k];
+}
+
 // One round trip of n bytes from rank 0's point of view.
 void round_trip(int rank, unsigned char* sbuf, unsigned char* rbuf, size_t n) {
+  if (g_regions) {
+    if (rank == 0) {
+      send_msg(sbuf, n, 1, 1);
+      recv_msg(rbuf, n, 1, 2);
+    } else if (rank == 1) {
+      recv_msg(rbuf, n, 0, 1);
+      send_msg(rbuf, n, 0, 2);
+    }
+    return;
+  }
   if (rank == 0) {
     ok(nexar_send(sbuf, n, NEXAR_UINT8, 1, 1, world), "send");
     ok(nexar_recv(rbuf, n, NEXAR_UINT8, 1, 2, world), "recv");
@@ -61,8 +121,11 @@ int main(int argc, char** argv) {
     else if (a == "-e") max_b = parse_size(argv[i + 1]);
     else if (a == "-f") factor = std::atof(argv[i + 1]);
     else if (a == "-t") target = std::atof(argv[i + 1]);
+    else if (a == "-v") g_regions = static_cast<size_t>(std::atol(argv[i + 1]));
+    else if (a == "-m" && (std::string(argv[i + 1]) == "sendv" || std::string(argv[i + 1]) == "packed"))
+      g_packed = std::string(argv[i + 1]) == "packed";
     else {
-      std::fprintf(stderr, "usage: nexar-p2p-bench [-b MIN] [-e MAX] [-f FACTOR] [-t SECONDS]\n");
+      std::fprintf(stderr, "usage: nexar-p2p-bench [-b MIN] [-e MAX] [-f FACTOR] [-t SECONDS] [-v REGIONS [-m sendv|packed]]\n");
       return 2;
     }
   }
@@ -74,18 +137,22 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "nexar-p2p-bench needs 2 ranks (nexrun -np 2)\n");
     return 2;
   }
+  if (rank == 0 && g_regions)
+    std::printf("# %zu regions per message, %s\n", g_regions, g_packed ? "packed copy + send/recv + unpack" : "sendv/recvv");
   if (rank == 0) std::printf("%12s %10s %14s %14s %12s\n", "bytes", "iters", "rtt_med(us)", "oneway(us)", "GB/s");
   for (size_t n = min_b; n <= max_b; n = std::max(n + 1, static_cast<size_t>(n * factor))) {
     unsigned char *sbuf = nullptr, *rbuf = nullptr;
-    if (posix_memalign(reinterpret_cast<void**>(&sbuf), 4096, n ? n : 1) ||
-        posix_memalign(reinterpret_cast<void**>(&rbuf), 4096, n ? n : 1))
+    const size_t room = n + 64 * g_regions + 1;
+    if (posix_memalign(reinterpret_cast<void**>(&sbuf), 4096, room) ||
+        posix_memalign(reinterpret_cast<void**>(&rbuf), 4096, room))
       return 1;
-    for (size_t i = 0; i < n; ++i) sbuf[i] = static_cast<unsigned char>(i * 7 + 3);
-    std::memset(rbuf, 0, n);
+    if (g_packed) g_pack.assign(n, 0);
+    for (size_t i = 0; i < n; ++i) byte_at(sbuf, n, i) = static_cast<unsigned char>(i * 7 + 3);
+    std::memset(rbuf, 0, room);
     round_trip(rank, sbuf, rbuf, n);  // correctness check
     if (rank == 0)
       for (size_t i = 0; i < n; ++i)
-        if (rbuf[i] != static_cast<unsigned char>(i * 7 + 3)) {
+        if (byte_at(rbuf, n, i) != static_cast<unsigned char>(i * 7 + 3)) {
           std::fprintf(stderr, "nexar-p2p-bench: byte %zu of %zu wrong\n", i, n);
           return 1;
         }

@@ -247,6 +247,59 @@ NEXAR_API nexar_result_t nexar_isend(const void *buf, size_t count, nexar_dtype_
 /** Starts a receive; buf must stay valid until the request completes. */
 NEXAR_API nexar_result_t nexar_irecv(void *buf, size_t count, nexar_dtype_t dtype, int peer, int tag, nexar_comm_t comm, nexar_request_t *req);
 
+/* ---- messages whose size or source the receiver does not know ----
+ * A probe finds the oldest message matching (source, tag) that has arrived or is
+ * arriving (its header is here) and has not been received, without receiving it: a
+ * receive posted next from status.source with status.tag gets that very message. Results
+ * as for nexar_recv (a probe that finds nothing within the communicator's timeout is
+ * NEXAR_ERR_TIMEOUT and breaks it, as a receive's would). status may be NULL everywhere;
+ * where no message was matched it holds source -1, tag -1, bytes 0. */
+typedef struct {
+  int source;       /* rank in the communicator */
+  int tag;
+  size_t bytes;     /* size of the message in bytes */
+} nexar_status_t;
+/** Blocks until a matching message is there; does not receive it. */
+NEXAR_API nexar_result_t nexar_probe(int source, int tag, nexar_comm_t comm, nexar_status_t *status);
+/** Never blocks: *flag = 1 and status filled when a matching message is there, else *flag = 0. */
+NEXAR_API nexar_result_t nexar_iprobe(int source, int tag, nexar_comm_t comm, int *flag, nexar_status_t *status);
+/** nexar_recv that also tells who sent the message, its tag and its size. */
+NEXAR_API nexar_result_t nexar_recv_status(void *buf, size_t count, nexar_dtype_t dtype, int source, int tag, nexar_comm_t comm, nexar_status_t *status);
+/** nexar_wait that also fills status for a receive (for other requests: -1, -1, 0). */
+NEXAR_API nexar_result_t nexar_wait_status(nexar_request_t req, nexar_status_t *status);
+  /* A message longer than the receive buffer: NEXAR_ERR_INVALID_ARGUMENT naming both sizes,
+     nothing written past the buffer, the message dropped; status still holds its source,
+     tag and size. */
+
+/* ---- gather/scatter lists (one message from several regions) ----
+ * Regions are host memory (a device region: NEXAR_ERR_UNSUPPORTED), taken in order;
+ * regions of 0 bytes are allowed (base may then be NULL). nexar_sendv sends their
+ * concatenation as one message (a single non-empty region is sent from where it is;
+ * several are packed once), received by any receive form; nexar_recvv scatters one message
+ * (from any send form) across its regions in order, their total being the receive's
+ * capacity (a longer message: as above). Results as for nexar_send / nexar_recv. */
+typedef struct { const void *base; size_t bytes; } nexar_iovec_t;
+NEXAR_API nexar_result_t nexar_sendv(const nexar_iovec_t *iov, size_t n, int peer, int tag, nexar_comm_t comm);
+/** base is written through. */
+NEXAR_API nexar_result_t nexar_recvv(const nexar_iovec_t *iov, size_t n, int source, int tag, nexar_comm_t comm, nexar_status_t *status);
+
+/* ---- grouped point-to-point (NCCL's ncclGroupStart/End) ----
+ * Between start and end, nexar_isend/nexar_irecv/nexar_send/nexar_recv (and
+ * nexar_recv_status, nexar_sendv, nexar_recvv) on any communicator are only posted;
+ * nexar_group_end starts them together (receives first) and returns when all are complete
+ * (blocking calls inside a group do not block; their buffers, and statuses filled at the
+ * end, must stay valid until nexar_group_end returns). Groups nest (counted): only the
+ * outermost end starts the operations. Per thread. An argument error is returned by the
+ * call at once and again by nexar_group_end; an operation that fails when started or run
+ * makes nexar_group_end return its error, naming the operation ("operation 2 of 4 in the
+ * group (receive from rank 1 (tag 0)) failed: ..."), after every other operation finished.
+ * Requests of a group are waited for (and freed) with nexar_wait as usual, after
+ * nexar_group_end; waiting for one before it returns NEXAR_ERR_INVALID_ARGUMENT (the
+ * operation still runs at the end). Collectives and probes inside a group run at once.
+ * nexar_group_end without a start: NEXAR_ERR_INVALID_ARGUMENT. */
+NEXAR_API nexar_result_t nexar_group_start(void);
+NEXAR_API nexar_result_t nexar_group_end(void);
+
 /* ------------------------------------------------------------------------------------ */
 /* Collectives                                                                            */
 /* ------------------------------------------------------------------------------------ */

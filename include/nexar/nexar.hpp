@@ -69,6 +69,48 @@ inline void check_blocks(const char* call, const char* buf, size_t n, std::span<
                                                   " of a buffer of " + std::to_string(n) + " elements");
 }
 
+// What a probe or a receive learnt of a message (nexar_status_t): sender, tag, size.
+struct MessageStatus {
+  int source = -1;  // rank in the communicator; -1: no message was matched
+  int tag = -1;
+  size_t bytes = 0;
+  MessageStatus() = default;
+  explicit MessageStatus(const nexar_status_t& s) : source(s.source), tag(s.tag), bytes(s.bytes) {}
+  // The message's size in elements of T (for sizing a receive buffer).
+  template <typename T>
+  size_t count() const {
+    return bytes / sizeof(T);
+  }
+};
+
+// A region of a gather/scatter list, from a span of any element type.
+template <typename T>
+nexar_iovec_t region(std::span<T> s) {
+  return nexar_iovec_t{s.data(), s.size_bytes()};
+}
+
+// Groups sends and receives (nexar_group_start/end): they start together when end() is
+// called or, if it was not, when the guard goes out of scope (errors then ignored: call
+// end() to see them). Per thread; guards nest.
+class GroupGuard {
+ public:
+  GroupGuard() { check(nexar_group_start(), nullptr, "nexar_group_start"); }
+  GroupGuard(const GroupGuard&) = delete;
+  GroupGuard& operator=(const GroupGuard&) = delete;
+  ~GroupGuard() {
+    if (open_) (void)nexar_group_end();
+  }
+  // Starts the group's operations and waits for all; throws the first failure.
+  void end() {
+    if (!open_) return;
+    open_ = false;
+    check(nexar_group_end(), nullptr, "nexar_group_end");
+  }
+
+ private:
+  bool open_ = true;
+};
+
 // A non-blocking operation. wait() completes it (throwing on failure); a Request dropped
 // unfinished is waited for by its destructor, errors ignored, so no buffer is left in use.
 class Request {
@@ -100,6 +142,12 @@ class Request {
     if (r == NEXAR_IN_PROGRESS) return false;
     check(r, nullptr, "nexar_test");
     return true;
+  }
+  // wait() that also returns what a receive received.
+  MessageStatus wait_status() {
+    nexar_status_t st{-1, -1, 0};
+    if (req_) check(nexar_wait_status(std::exchange(req_, nullptr), &st), nullptr, "nexar_wait_status");
+    return MessageStatus(st);
   }
   bool valid() const { return req_ != nullptr; }
 
@@ -187,6 +235,39 @@ class Communicator {
     nexar_request_t r = nullptr;
     check(nexar_irecv(buf.data(), buf.size(), dtype_of<T>(), peer, tag, comm_, &r), comm_, "nexar_irecv");
     return Request(r);
+  }
+
+  // ---- messages of unknown size or source; gather/scatter lists ------------------------
+  // Waits for a matching message without receiving it.
+  MessageStatus probe(int source = NEXAR_ANY_SOURCE, int tag = NEXAR_ANY_TAG) {
+    nexar_status_t st;
+    check(nexar_probe(source, tag, comm_, &st), comm_, "nexar_probe");
+    return MessageStatus(st);
+  }
+  // Never blocks: the matching message's status if one is there.
+  std::optional<MessageStatus> iprobe(int source = NEXAR_ANY_SOURCE, int tag = NEXAR_ANY_TAG) {
+    nexar_status_t st;
+    int flag = 0;
+    check(nexar_iprobe(source, tag, comm_, &flag, &st), comm_, "nexar_iprobe");
+    if (!flag) return std::nullopt;
+    return MessageStatus(st);
+  }
+  template <typename T>
+  MessageStatus recv_status(std::span<T> buf, int source, int tag) {
+    nexar_status_t st;
+    check(nexar_recv_status(buf.data(), buf.size(), dtype_of<T>(), source, tag, comm_, &st), comm_,
+          "nexar_recv_status");
+    return MessageStatus(st);
+  }
+  // One message from the regions in order (see region()).
+  void sendv(std::span<const nexar_iovec_t> iov, int peer, int tag) {
+    check(nexar_sendv(iov.data(), iov.size(), peer, tag, comm_), comm_, "nexar_sendv");
+  }
+  // One message scattered across the regions in order.
+  MessageStatus recvv(std::span<const nexar_iovec_t> iov, int source, int tag) {
+    nexar_status_t st;
+    check(nexar_recvv(iov.data(), iov.size(), source, tag, comm_, &st), comm_, "nexar_recvv");
+    return MessageStatus(st);
   }
 
   Request ibarrier() {

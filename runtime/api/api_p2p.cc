@@ -1,74 +1,78 @@
-// Point to point and requests: send, recv, isend, irecv, wait, test, waitall.
+// Point to point and requests: send, recv, isend, irecv, wait, test, waitall. Inside a
+// group (api_group.h) sends and receives are only posted.
+#include "api/api_p2p.h"
+
 #include <algorithm>
 #include <chrono>
 
-#include "api/api_state.h"
+#include "api/api_group.h"
 #include "device/device_p2p.h"
 
 using nexar::Status;
 using nexar::api::check_buffer;
-using nexar::api::check_comm;
-using nexar::api::check_peer;
 using nexar::api::finish;
 
-namespace {
+namespace nexar::api {
 
-// Records a send or receive in c's flight recorder (packed: trace/call_kind.h).
-nexar::trace::P2pMark record_p2p(nexar::comm::Comm& c, nexar::trace::CallKind kind, size_t count, nexar_dtype_t dtype,
-                                 int peer, int tag) {
-  nexar::trace::CommRecorder& r = c.recorder();
-  if (!r.on()) return {};
-  nexar::trace::CallDesc d;
-  d.word = nexar::trace::pack_call(kind, dtype, -1, peer);
-  d.count = count;
-  d.tag = tag;
-  return r.begin_p2p(d, peer);
+P2pFacts p2p_facts(trace::CallKind kind, size_t count, nexar_dtype_t dtype, int peer, int tag) {
+  return P2pFacts{kind, count, dtype, peer, tag};
 }
 
-Status start_send(const void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag, nexar_comm_t comm,
-                  nexar::p2p::RequestPtr* out, nexar::trace::P2pMark* mark) {
+trace::P2pMark record_p2p(comm::Comm& c, const P2pFacts& f) {
+  trace::CommRecorder& r = c.recorder();
+  if (!r.on()) return {};
+  trace::CallDesc d;
+  d.word = trace::pack_call(f.kind, f.dtype, -1, f.peer);
+  d.count = f.count;
+  d.tag = f.tag;
+  return r.begin_p2p(d, f.peer);
+}
+
+Status check_send_args(nexar_comm_t comm, int peer, int tag) {
   NX_RETURN_IF_ERROR(check_comm(comm));
-  size_t bytes;
-  NX_RETURN_IF_ERROR(check_buffer(buf, count, dtype, "send buffer", &bytes));
   NX_RETURN_IF_ERROR(check_peer(*comm->comm, peer, false));
-  if (tag < 0) return Status(NEXAR_ERR_INVALID_ARGUMENT, nexar::strprintf("send tag %d is negative", tag));
-  auto& c = *comm->comm;
-  NX_RETURN_IF_ERROR(nexar::device::isend(c, buf, bytes, peer, tag, out));  // host or CUDA device buffer
-  *mark = record_p2p(c, nexar::trace::CallKind::kSend, count, dtype, peer, tag);
+  if (tag < 0) return Status(NEXAR_ERR_INVALID_ARGUMENT, strprintf("send tag %d is negative", tag));
   return Status::Ok();
 }
 
-Status start_recv(void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag, nexar_comm_t comm,
-                  nexar::p2p::RequestPtr* out, nexar::trace::P2pMark* mark) {
+Status check_recv_args(nexar_comm_t comm, int peer, int tag) {
   NX_RETURN_IF_ERROR(check_comm(comm));
-  size_t bytes;
-  NX_RETURN_IF_ERROR(check_buffer(buf, count, dtype, "receive buffer", &bytes));
   NX_RETURN_IF_ERROR(check_peer(*comm->comm, peer, true));
   if (tag < 0 && tag != NEXAR_ANY_TAG)
-    return Status(NEXAR_ERR_INVALID_ARGUMENT, nexar::strprintf("receive tag %d is neither >= 0 nor NEXAR_ANY_TAG", tag));
-  auto& c = *comm->comm;
-  NX_RETURN_IF_ERROR(nexar::device::irecv(c, buf, bytes, peer, tag, out));  // host or CUDA device buffer
-  *mark = record_p2p(c, nexar::trace::CallKind::kRecv, count, dtype, peer, tag);
+    return Status(NEXAR_ERR_INVALID_ARGUMENT, strprintf("receive tag %d is neither >= 0 nor NEXAR_ANY_TAG", tag));
   return Status::Ok();
 }
 
-nexar_result_t make_request(nexar_comm_t comm, nexar::p2p::RequestPtr r, const nexar::trace::P2pMark& mark,
-                            nexar_request_t* req) {
-  *req = new nexar_request{comm->comm, std::move(r), nullptr, comm, mark};
-  return NEXAR_SUCCESS;
+Status start_send(nexar_comm_t comm, const void* buf, size_t bytes, const P2pFacts& f, p2p::RequestPtr* out,
+                  trace::P2pMark* mark) {
+  NX_RETURN_IF_ERROR(check_send_args(comm, f.peer, f.tag));
+  auto& c = *comm->comm;
+  NX_RETURN_IF_ERROR(device::isend(c, buf, bytes, f.peer, f.tag, out));  // host or CUDA device buffer
+  *mark = record_p2p(c, f);
+  return Status::Ok();
 }
 
-// Waits for a send or receive (recorded as waiting on its peer, then ended).
-Status wait_p2p(nexar::comm::Comm& c, const nexar::p2p::RequestPtr& r, const nexar::trace::P2pMark& mark, int peer) {
-  c.recorder().p2p_wait_begin(mark, peer == NEXAR_ANY_SOURCE ? -2 : peer);
-  Status st = nexar::device::wait(c, r);  // finishes device staging
+Status start_recv(nexar_comm_t comm, void* buf, size_t bytes, const P2pFacts& f, p2p::RequestPtr* out,
+                  trace::P2pMark* mark) {
+  NX_RETURN_IF_ERROR(check_recv_args(comm, f.peer, f.tag));
+  auto& c = *comm->comm;
+  NX_RETURN_IF_ERROR(device::irecv(c, buf, bytes, f.peer, f.tag, out));  // host or CUDA device buffer
+  *mark = record_p2p(c, f);
+  return Status::Ok();
+}
+
+Status wait_p2p(comm::Comm& c, const p2p::RequestPtr& r, const trace::P2pMark& mark) {
+  c.recorder().p2p_wait_begin(mark, mark.peer == NEXAR_ANY_SOURCE ? -2 : mark.peer);
+  Status st = device::wait(c, r);  // finishes device staging
   c.recorder().end_p2p(mark, st);
   return st;
 }
 
-// Waits for a request without freeing it.
 Status wait_request(nexar_request_t req) {
-  if (req->p2p) return wait_p2p(*req->comm, req->p2p, req->mark, req->mark.peer);
+  if (req->grouped)
+    return Status(NEXAR_ERR_INVALID_ARGUMENT, "the request was posted in a group not ended yet (call nexar_group_end first)");
+  if (req->p2p) return wait_p2p(*req->comm, req->p2p, req->mark);
+  if (!req->coll) return req->early;  // a grouped operation that could not start
   // The bound runs from the collective's start, not from this call: it may still be queued
   // behind others.
   const auto bound = std::chrono::duration_cast<nexar::p2p::Clock::duration>(
@@ -76,7 +80,57 @@ Status wait_request(nexar_request_t req) {
   return req->comm->fail(req->coll->wait_running(bound));
 }
 
+void fill_status(const comm::Comm& c, const p2p::Request* r, nexar_status_t* status) {
+  if (!status) return;
+  *status = nexar_status_t{-1, -1, 0};
+  if (!r || r->kind != p2p::Request::Kind::RECV || r->source < 0) return;
+  *status = nexar_status_t{c.comm_rank_of_world(r->source), r->tag, r->bytes};
+}
+
+std::string describe_p2p(bool send, int peer, int tag) {
+  std::string who = peer == NEXAR_ANY_SOURCE ? "any rank" : strprintf("rank %d", peer);
+  std::string t = tag == NEXAR_ANY_TAG ? "any tag" : strprintf("tag %d", tag);
+  return strprintf("%s %s (%s)", send ? "send to" : "receive from", who.c_str(), t.c_str());
+}
+
+nexar_result_t run_p2p(nexar_comm_t comm, bool send, int peer, int tag, Status early, const StartFn& start,
+                       nexar_request_t* req, nexar_status_t* status) {
+  if (group::active()) {
+    if (early.ok()) early = send ? check_send_args(comm, peer, tag) : check_recv_args(comm, peer, tag);
+    return group::post(comm, !send, describe_p2p(send, peer, tag), early, start, req, status);
+  }
+  if (status) *status = nexar_status_t{-1, -1, 0};
+  p2p::RequestPtr r;
+  trace::P2pMark mark;
+  Status st = early;
+  if (st.ok()) st = start(&r, &mark);
+  if (!st.ok() || !req) {
+    if (st.ok()) st = wait_p2p(*comm->comm, r, mark);
+    if (r) fill_status(*comm->comm, r.get(), status);
+    return finish(comm, st);
+  }
+  *req = new nexar_request{comm->comm, std::move(r), nullptr, comm, mark};
+  return NEXAR_SUCCESS;
+}
+
+}  // namespace nexar::api
+
+namespace {
+
 nexar_comm_t no_comm() { return nullptr; }
+
+// A send or receive of a buffer.
+nexar_result_t p2p_call(bool send, const void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag,
+                        nexar_comm_t comm, nexar_request_t* req, nexar_status_t* status = nullptr) {
+  size_t bytes = 0;
+  Status st = check_buffer(buf, count, dtype, send ? "send buffer" : "receive buffer", &bytes);
+  const auto f = nexar::api::p2p_facts(send ? nexar::trace::CallKind::kSend : nexar::trace::CallKind::kRecv, count, dtype, peer, tag);
+  auto start = [=](nexar::p2p::RequestPtr* r, nexar::trace::P2pMark* mark) {
+    return send ? nexar::api::start_send(comm, buf, bytes, f, r, mark)
+                : nexar::api::start_recv(comm, const_cast<void*>(buf), bytes, f, r, mark);
+  };
+  return nexar::api::run_p2p(comm, send, peer, tag, st, start, req, status);
+}
 
 }  // namespace
 
@@ -84,56 +138,51 @@ extern "C" {
 
 NEXAR_API nexar_result_t nexar_send(const void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag,
                                     nexar_comm_t comm) {
-  nexar::p2p::RequestPtr r;
-  nexar::trace::P2pMark mark;
-  Status st = start_send(buf, count, dtype, peer, tag, comm, &r, &mark);
-  if (st.ok()) st = wait_p2p(*comm->comm, r, mark, peer);
-  return finish(comm, st);
+  return p2p_call(true, buf, count, dtype, peer, tag, comm, nullptr);
 }
 
 NEXAR_API nexar_result_t nexar_recv(void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag,
                                     nexar_comm_t comm) {
-  nexar::p2p::RequestPtr r;
-  nexar::trace::P2pMark mark;
-  Status st = start_recv(buf, count, dtype, peer, tag, comm, &r, &mark);
-  if (st.ok()) st = wait_p2p(*comm->comm, r, mark, peer);
-  return finish(comm, st);
+  return p2p_call(false, buf, count, dtype, peer, tag, comm, nullptr);
+}
+
+NEXAR_API nexar_result_t nexar_recv_status(void* buf, size_t count, nexar_dtype_t dtype, int source, int tag,
+                                           nexar_comm_t comm, nexar_status_t* status) {
+  return p2p_call(false, buf, count, dtype, source, tag, comm, nullptr, status);
 }
 
 NEXAR_API nexar_result_t nexar_isend(const void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag,
                                      nexar_comm_t comm, nexar_request_t* req) {
   if (!req) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, "request pointer is NULL"));
   *req = nullptr;
-  nexar::p2p::RequestPtr r;
-  nexar::trace::P2pMark mark;
-  Status st = start_send(buf, count, dtype, peer, tag, comm, &r, &mark);
-  if (!st.ok()) return finish(comm, st);
-  return make_request(comm, std::move(r), mark, req);
+  return p2p_call(true, buf, count, dtype, peer, tag, comm, req);
 }
 
 NEXAR_API nexar_result_t nexar_irecv(void* buf, size_t count, nexar_dtype_t dtype, int peer, int tag,
                                      nexar_comm_t comm, nexar_request_t* req) {
   if (!req) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, "request pointer is NULL"));
   *req = nullptr;
-  nexar::p2p::RequestPtr r;
-  nexar::trace::P2pMark mark;
-  Status st = start_recv(buf, count, dtype, peer, tag, comm, &r, &mark);
-  if (!st.ok()) return finish(comm, st);
-  return make_request(comm, std::move(r), mark, req);
+  return p2p_call(false, buf, count, dtype, peer, tag, comm, req);
 }
 
 NEXAR_API nexar_result_t nexar_wait(nexar_request_t req) {
+  return nexar_wait_status(req, nullptr);
+}
+
+NEXAR_API nexar_result_t nexar_wait_status(nexar_request_t req, nexar_status_t* status) {
   if (!req) return finish(no_comm(), Status(NEXAR_ERR_INVALID_ARGUMENT, "request is NULL"));
-  Status st = wait_request(req);
+  Status st = nexar::api::wait_request(req);
+  nexar::api::fill_status(*req->comm, req->p2p.get(), status);
   nexar_comm_t handle = req->handle;
-  delete req;
+  // A request of an unended group stays the group's (it frees it); others are freed here.
+  if (nexar::api::group::detach(req)) delete req;
   finish(handle, st);  // the detail is found under the request's communicator and under NULL
   return finish(no_comm(), st);
 }
 
 NEXAR_API nexar_result_t nexar_test(nexar_request_t req, int* done) {
   if (!req || !done) return finish(no_comm(), Status(NEXAR_ERR_INVALID_ARGUMENT, "nexar_test: NULL argument"));
-  const bool complete = req->p2p ? req->p2p->is_done() : req->coll->is_done();
+  const bool complete = req->grouped || (req->p2p ? req->p2p->is_done() : !req->coll || req->coll->is_done());
   if (!complete) {
     *done = 0;
     return NEXAR_IN_PROGRESS;

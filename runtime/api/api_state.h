@@ -27,6 +27,8 @@ struct nexar_request {
   nexar::comm::CollTaskPtr coll;    // a collective
   nexar_comm_t handle = nullptr;    // where a failure's detail is also recorded
   nexar::trace::P2pMark mark;       // a send or receive's flight record
+  bool grouped = false;             // posted in a group that has not started it yet
+  nexar::Status early;              // why a grouped operation could not start
 };
 
 namespace nexar::api {

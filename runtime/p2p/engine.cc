@@ -119,16 +119,28 @@ Status Engine::isend(uint32_t ctx, int dst, int tag, const void* buf, size_t byt
 Status Engine::irecv(uint32_t ctx, int src, int tag, void* buf, size_t capacity, const uint64_t* expect_aux,
                      RequestPtr* out) {
   auto req = std::make_shared<Request>(Request::Kind::RECV, &waiter_);
-  req->ctx = ctx;
   if (expect_aux) {
     req->check_aux = true;
     req->aux = *expect_aux;
   }
-  req->src_filter = src;
-  req->tag_filter = tag;
   req->buf = static_cast<uint8_t*>(buf);
   req->capacity = capacity;
   *out = req;
+  return post_recv(ctx, src, tag, req);
+}
+
+Status Engine::irecvv(uint32_t ctx, int src, int tag, std::vector<iovec> regions, RequestPtr* out) {
+  auto req = std::make_shared<Request>(Request::Kind::RECV, &waiter_);
+  for (const iovec& r : regions) req->capacity += r.iov_len;
+  req->regions = std::move(regions);
+  *out = req;
+  return post_recv(ctx, src, tag, req);
+}
+
+Status Engine::post_recv(uint32_t ctx, int src, int tag, const RequestPtr& req) {
+  req->ctx = ctx;
+  req->src_filter = src;
+  req->tag_filter = tag;
   std::lock_guard<std::mutex> lock(mu_);
   Context& c = context_locked(ctx);
   if (!c.failed.ok()) return c.failed;
@@ -139,10 +151,11 @@ Status Engine::irecv(uint32_t ctx, int src, int tag, void* buf, size_t capacity,
     c.unexpected.erase(it);
     InboundMsg* ib = m->inflight;
     if (!bind_locked(req, m->src, m->hdr)) {
-      if (ib) ib->discard = true, ib->um = nullptr;
+      // Dropped: a link waiting to place it (shared memory) learns so from the generation.
+      if (ib) ib->discard = true, ib->um = nullptr, bind_gen_.fetch_add(1, std::memory_order_release);
       store_.release(m);
     } else {
-      store_.drain_into(m, req->buf, req->capacity);
+      store_.drain(m, [&](size_t off, const uint8_t* d, size_t n) { req->write(off, d, n); });
       if (ib) {
         ib->um = nullptr;
         ib->req = req;
@@ -162,6 +175,60 @@ Status Engine::irecv(uint32_t ctx, int src, int tag, void* buf, size_t capacity,
   return Status::Ok();
 }
 
+bool Engine::find_unexpected_locked(const Context& c, int src, int tag, Probed* out) const {
+  for (const UnexpectedMsg* m : c.unexpected) {
+    if (!matches(src, tag, m->src, m->hdr.tag)) continue;
+    *out = Probed{m->src, m->hdr.tag, m->hdr.len};
+    return true;
+  }
+  return false;
+}
+
+Status Engine::iprobe(uint32_t ctx, int src, int tag, bool* found, Probed* out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const Context& c = context_locked(ctx);
+  *found = false;
+  if (!c.failed.ok()) return c.failed;
+  if (find_unexpected_locked(c, src, tag, out)) {
+    *found = true;
+    return Status::Ok();
+  }
+  if (src >= 0 && !lost_[static_cast<size_t>(src)].ok()) return lost_[static_cast<size_t>(src)];
+  return Status::Ok();
+}
+
+Status Engine::probe(uint32_t ctx, int src, int tag, Clock::time_point deadline, Probed* out) {
+  std::vector<char> was_lost(static_cast<size_t>(size_));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t r = 0; r < was_lost.size(); ++r) was_lost[r] = !lost_[r].ok();
+  }
+  // A member of ctx lost since the probe began (ANY_SOURCE): the status it was lost with.
+  auto newly_lost = [&]() -> Status {
+    std::lock_guard<std::mutex> lock(mu_);
+    const Context& c = context_locked(ctx);
+    for (size_t r = 0; r < was_lost.size(); ++r) {
+      if (was_lost[r] || lost_[r].ok()) continue;
+      if (c.members.empty() || std::find(c.members.begin(), c.members.end(), static_cast<int>(r)) != c.members.end())
+        return lost_[r];
+    }
+    return Status::Ok();
+  };
+  probers_.fetch_add(1, std::memory_order_acq_rel);
+  Status st;
+  bool found = false;
+  const bool over = waiter_.wait(
+      [&] {
+        st = iprobe(ctx, src, tag, &found, out);
+        if (st.ok() && !found && src == NEXAR_ANY_SOURCE) st = newly_lost();
+        return found || !st.ok();
+      },
+      deadline);
+  probers_.fetch_sub(1, std::memory_order_acq_rel);
+  if (!over) return Status(NEXAR_ERR_TIMEOUT, "no matching message arrived in time");
+  return st;
+}
+
 bool Engine::bind_locked(const RequestPtr& req, int src, const MsgHeader& hdr) {
   req->source = src;
   req->tag = hdr.tag;
@@ -174,10 +241,14 @@ bool Engine::bind_locked(const RequestPtr& req, int src, const MsgHeader& hdr) {
     return false;
   }
   if (hdr.len > req->capacity) {
+    // Named by its rank in the communicator (members are in communicator order).
+    const auto& m = context_locked(req->ctx).members;
+    const auto at = std::find(m.begin(), m.end(), src);
+    const int from = at == m.end() ? src : static_cast<int>(at - m.begin());
     req->complete(Status(NEXAR_ERR_INVALID_ARGUMENT,
                          strprintf("message of %llu bytes from rank %d (tag %d) is longer than the posted receive of "
-                                   "%zu bytes",
-                                   static_cast<unsigned long long>(hdr.len), src, hdr.tag, req->capacity)));
+                                   "%zu bytes (the message is dropped)",
+                                   static_cast<unsigned long long>(hdr.len), from, hdr.tag, req->capacity)));
     return false;
   }
   return true;
@@ -237,7 +308,7 @@ bool Engine::deliver_message(int src, const MsgHeader& hdr, const uint8_t* data,
   if (Status bad = check_collective_locked(c, src, hdr); !bad.ok()) abort_context_locked(c, bad, true, targets);
   if (RequestPtr req = match_posted_locked(c, src, hdr.tag)) {
     if (bind_locked(req, src, hdr)) {
-      if (hdr.len) std::memcpy(req->buf, data, hdr.len);
+      req->write(0, data, hdr.len);
       req->complete(Status::Ok());
     }
     return true;
@@ -245,6 +316,7 @@ bool Engine::deliver_message(int src, const MsgHeader& hdr, const uint8_t* data,
   auto* m = new UnexpectedMsg{src, hdr, {}, 0, nullptr};
   store_.append(m, data, hdr.len);
   c.unexpected.push_back(m);
+  wake_probers();
   if (!under_limit_locked()) {
     link_waiting_[static_cast<size_t>(src)] = true;
     return false;
@@ -281,6 +353,7 @@ InboundMsg* Engine::begin_locked(int src, const MsgHeader& hdr) {
   }
   ib->um = new UnexpectedMsg{src, hdr, {}, 0, ib};
   c.unexpected.push_back(ib->um);
+  wake_probers();
   return ib;
 }
 
@@ -288,7 +361,7 @@ bool Engine::on_message_data(InboundMsg* ib, const uint8_t* data, size_t n) {
   std::lock_guard<std::mutex> lock(mu_);
   n = static_cast<size_t>(std::min<uint64_t>(n, ib->hdr.len - ib->received));
   if (ib->req) {
-    std::memcpy(ib->req->buf + ib->received, data, n);
+    ib->req->write(ib->received, data, n);
   } else if (ib->um) {
     store_.append(ib->um, data, n);
   }
@@ -332,7 +405,9 @@ shm::Placement Engine::claim_placement(InboundMsg* ib, uint8_t** dst) {
   std::lock_guard<std::mutex> lock(mu_);
   if (ib->req) {
     ib->placing = true;
-    *dst = ib->req->buf;
+    Request& r = *ib->req;
+    if (!r.regions.empty() && r.stage.size() != ib->hdr.len) r.stage.resize(ib->hdr.len);
+    *dst = r.regions.empty() ? r.buf : r.stage.data();
     return shm::Placement::BOUND;
   }
   if (ib->um && !ib->discard) return shm::Placement::PENDING;
@@ -344,8 +419,11 @@ void Engine::finish_placement(InboundMsg* ib, const Status& st) {
     std::lock_guard<std::mutex> lock(mu_);
     if (ib->req) {
       ib->req->inflight = nullptr;
-      if (st.ok()) ib->req->bytes = ib->hdr.len;
-      ib->req->complete(st);
+      Request& r = *ib->req;
+      if (st.ok()) r.bytes = ib->hdr.len;
+      if (st.ok() && !r.regions.empty()) r.write(0, r.stage.data(), ib->hdr.len);
+      std::vector<uint8_t>().swap(r.stage);
+      r.complete(st);
     } else if (ib->um) {  // finished before any receive matched it (the peer is gone)
       drop_unexpected_locked(ib);
     }
@@ -433,7 +511,7 @@ void Engine::abort_context_locked(Context& c, const Status& why, bool tell_peers
   c.failed = why;
   abort_epoch_.fetch_add(1, std::memory_order_acq_rel);
   fail_posted_locked(c, why, -1);
-  waiter_.ring();  // also wakes a thread in a shared-slot wait on ctx (no request to fail)
+  waiter_.ring();  // also wakes a thread in a shared-slot wait on ctx or in probe()
   if (tell_peers)
     for (int m : c.members)
       if (m != rank_ && lost_[static_cast<size_t>(m)].ok() && links_[static_cast<size_t>(m)])

@@ -66,6 +66,24 @@ class Engine final : public shm::PlacementSink {
   // expect_aux, a message carrying another descriptor fails it with NEXAR_ERR_MISMATCH.
   Status irecv(uint32_t ctx, int src, int tag, void* buf, size_t capacity, const uint64_t* expect_aux,
                RequestPtr* out);
+  // A scattering receive: the message fills regions in order (its capacity is their sum).
+  Status irecvv(uint32_t ctx, int src, int tag, std::vector<iovec> regions, RequestPtr* out);
+
+  // A message that is here or arriving (its header arrived) and not received yet.
+  struct Probed {
+    int src = -1;  // world rank
+    int tag = -1;
+    uint64_t bytes = 0;
+  };
+  // Finds the oldest such message on ctx matching (src, tag) without receiving it: a
+  // receive posted next with the same (or the found) source and tag gets that message.
+  // *found says whether there is one. Fails as a receive would: ctx aborted or revoked,
+  // src lost.
+  Status iprobe(uint32_t ctx, int src, int tag, bool* found, Probed* out);
+  // Waits for one until deadline (then NEXAR_ERR_TIMEOUT); with NEXAR_ANY_SOURCE, a member
+  // of ctx lost meanwhile fails it, as it fails a posted receive from any source.
+  Status probe(uint32_t ctx, int src, int tag, Clock::time_point deadline, Probed* out);
+
   // This rank is now running collective number seq with descriptor aux on ctx: a message
   // of the same collective with another descriptor (already here or arriving later) breaks
   // ctx with NEXAR_ERR_MISMATCH (described by describe) instead of leaving ranks waiting.
@@ -127,6 +145,13 @@ class Engine final : public shm::PlacementSink {
 
   Context& context_locked(uint32_t ctx);
   RequestPtr match_posted_locked(Context& c, int src, int tag);
+  Status post_recv(uint32_t ctx, int src, int tag, const RequestPtr& req);
+  bool find_unexpected_locked(const Context& c, int src, int tag, Probed* out) const;
+  // Wakes threads waiting in probe() when a message is stored (a failed context or a lost
+  // rank rings the waiter anyway).
+  void wake_probers() {
+    if (probers_.load(std::memory_order_acquire)) waiter_.ring();
+  }
   bool deliver_message(int src, const transport::MsgHeader& hdr, const uint8_t* data,
                          std::vector<transport::PeerLink*>* targets);
   transport::InboundMsg* begin_locked(int src, const transport::MsgHeader& hdr);
@@ -152,6 +177,7 @@ class Engine final : public shm::PlacementSink {
   Waiter waiter_;
   std::atomic<uint64_t> abort_epoch_{0};
   std::atomic<ControlHandler*> control_{nullptr};
+  std::atomic<int> probers_{0};  // threads in probe()
 };
 
 }  // namespace nexar::p2p

@@ -1,6 +1,28 @@
 #include "p2p/request.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace nexar::p2p {
+
+void Request::write(size_t off, const uint8_t* data, size_t n) {
+  if (regions.empty()) {
+    if (n) std::memcpy(buf + off, data, n);
+    return;
+  }
+  for (const iovec& r : regions) {
+    if (n == 0) return;
+    if (off >= r.iov_len) {
+      off -= r.iov_len;
+      continue;
+    }
+    const size_t k = std::min(n, r.iov_len - off);
+    std::memcpy(static_cast<uint8_t*>(r.iov_base) + off, data, k);
+    data += k;
+    n -= k;
+    off = 0;
+  }
+}
 
 void Request::complete(const Status& status) {
   int expected = kPending;

@@ -4,9 +4,12 @@
 // complete() rings.
 #pragma once
 
+#include <sys/uio.h>
+
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <vector>
 
 #include "p2p/waiter.h"
 #include "transport/transport.h"
@@ -25,6 +28,11 @@ class Request : public transport::SendOp {
   int tag_filter = 0;  // tag or NEXAR_ANY_TAG
   uint8_t* buf = nullptr;
   size_t capacity = 0;
+  // A scattering receive (nexar_recvv): the payload fills these in order and buf is unused.
+  std::vector<iovec> regions;
+  // Where a transport that needs one contiguous destination (shared memory's direct
+  // placement) writes a scattering receive's payload; scattered when it is complete.
+  std::vector<uint8_t> stage;
   // A collective's receive checks the sender's descriptor: a different one fails the
   // receive with NEXAR_ERR_MISMATCH, leaving the two values here.
   bool check_aux = false;
@@ -45,6 +53,10 @@ class Request : public transport::SendOp {
 
   // Holds the request alive while a link or the engine may still complete it.
   std::shared_ptr<Request> keepalive;
+
+  // Writes n bytes of the payload at offset off into buf or across the regions (the
+  // engine checked that the message fits).
+  void write(size_t off, const uint8_t* data, size_t n);
 
   void complete(const Status& status) override;
   // Polls the transports once (so that testing in a loop makes progress), then reports.

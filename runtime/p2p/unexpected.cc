@@ -18,18 +18,6 @@ void UnexpectedStore::append(UnexpectedMsg* m, const uint8_t* data, size_t n) {
   m->pieces.emplace_back(data, data + n);
 }
 
-size_t UnexpectedStore::drain_into(UnexpectedMsg* m, uint8_t* dst, size_t cap) {
-  size_t off = std::min<size_t>(m->small_len, cap);
-  if (off) std::memcpy(dst, m->small, off);
-  for (auto& p : m->pieces) {
-    size_t n = std::min(p.size(), cap - off);
-    if (n) std::memcpy(dst + off, p.data(), n);
-    off += n;
-  }
-  release(m);
-  return off;
-}
-
 void UnexpectedStore::release(UnexpectedMsg* m) {
   for (auto& p : m->pieces) bytes_ -= p.size();
   bytes_ -= m->small_len;

@@ -34,8 +34,18 @@ class UnexpectedStore {
   bool over_limit() const { return bytes_ >= limit_; }
 
   void append(UnexpectedMsg* m, const uint8_t* data, size_t n);
-  // Copies what m holds so far into dst (at most cap bytes) and frees the pieces.
-  size_t drain_into(UnexpectedMsg* m, uint8_t* dst, size_t cap);
+  // Hands what m holds so far to write(offset, data, n), in order, and frees the pieces.
+  template <class Write>
+  size_t drain(UnexpectedMsg* m, Write&& write) {
+    size_t off = m->small_len;
+    if (off) write(0, m->small, off);
+    for (auto& p : m->pieces) {
+      write(off, p.data(), p.size());
+      off += p.size();
+    }
+    release(m);
+    return off;
+  }
   void release(UnexpectedMsg* m);  // frees the pieces without copying
 
  private:

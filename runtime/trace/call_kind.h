@@ -29,6 +29,9 @@ enum class CallKind : uint8_t {
   kReduceScatterV,
   kSend,
   kRecv,
+  kSendv,
+  kRecvv,
+  kProbe,
   // fault tolerance (docs/fault-tolerance.md)
   kAgree,
   kShrink,

@@ -36,6 +36,9 @@ const char* call_kind_name(CallKind k) {
     case CallKind::kReduceScatterV: return "reduce_scatter_v";
     case CallKind::kSend: return "send";
     case CallKind::kRecv: return "recv";
+    case CallKind::kSendv: return "sendv";
+    case CallKind::kRecvv: return "recvv";
+    case CallKind::kProbe: return "probe";
     case CallKind::kAgree: return "agree";
     case CallKind::kShrink: return "shrink";
     case CallKind::kRevoke: return "revoke";
@@ -51,7 +54,7 @@ void decode_call(const CallDesc& d, int comm_size, CallFacts* f) {
   f->dtype = static_cast<int>((d.word >> 48) & 0xff) - 1;
   f->op = static_cast<int>((d.word >> 40) & 0xff) - 1;
   const auto who = static_cast<int32_t>(static_cast<uint32_t>(d.word));
-  const bool p2p = k == CallKind::kSend || k == CallKind::kRecv;
+  const bool p2p = k >= CallKind::kSend && k <= CallKind::kProbe;
   f->root = p2p ? -1 : who;
   f->peer = p2p ? who : -1;
   f->tag = d.tag;

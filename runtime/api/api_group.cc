@@ -1,0 +1,132 @@
+// nexar_group_start / nexar_group_end: the thread's open group of posted sends and receives.
+#include "api/api_group.h"
+
+#include <vector>
+
+#include "api/api_p2p.h"
+#include "device/device_p2p.h"
+
+namespace nexar::api::group {
+
+namespace {
+
+struct Op {
+  nexar_comm_t comm = nullptr;
+  std::shared_ptr<comm::Comm> keep;  // the communicator stays alive until the group ends
+  bool recv = false;
+  std::string what;
+  Status st;  // an argument error when posted, then the operation's result
+  api::StartFn start;
+  nexar_request_t req = nullptr;     // the caller's request, if any
+  nexar_status_t* status = nullptr;  // filled when the group ends
+  p2p::RequestPtr r;
+  trace::P2pMark mark;
+};
+
+struct Group {
+  int depth = 0;
+  std::vector<Op> ops;
+};
+
+thread_local Group t_group;
+
+// Starts the posted operations, receives first (a message then finds its receive posted
+// rather than waiting in the unexpected store), each kind in posting order.
+void start_all(std::vector<Op>& ops) {
+  for (bool recv : {true, false}) {
+    for (Op& op : ops) {
+      if (op.recv != recv || !op.st.ok()) continue;
+      op.st = op.start(&op.r, &op.mark);
+      if (!op.req) continue;
+      op.req->grouped = false;
+      if (op.st.ok()) {
+        op.req->p2p = op.r;
+        op.req->mark = op.mark;
+      } else {
+        op.req->early = op.st;
+      }
+    }
+  }
+}
+
+// Waits for every started operation; the index of the first that failed (ops.size() if none).
+size_t wait_all(std::vector<Op>& ops) {
+  size_t failed = ops.size();
+  for (size_t i = 0; i < ops.size(); ++i) {
+    Op& op = ops[i];
+    if (op.status) *op.status = nexar_status_t{-1, -1, 0};
+    if (op.r) {
+      comm::Comm& c = *op.keep;
+      // A request the caller holds is recorded as done when the caller waits for it.
+      op.st = op.req ? device::wait(c, op.r) : wait_p2p(c, op.r, op.mark);
+      fill_status(c, op.r.get(), op.status);
+    }
+    if (!op.st.ok() && failed == ops.size()) failed = i;
+  }
+  return failed;
+}
+
+}  // namespace
+
+bool active() { return t_group.depth > 0; }
+
+nexar_result_t post(nexar_comm_t comm, bool recv, std::string what, const Status& early, StartFn start,
+                    nexar_request_t* req, nexar_status_t* status) {
+  Op op;
+  op.comm = comm;
+  if (comm) op.keep = comm->comm;
+  op.recv = recv;
+  op.what = std::move(what);
+  op.st = early;
+  op.start = std::move(start);
+  op.status = status;
+  if (status) *status = nexar_status_t{-1, -1, 0};
+  if (early.ok() && req) {
+    *req = new nexar_request{comm->comm, nullptr, nullptr, comm, {}};
+    (*req)->grouped = true;
+    op.req = *req;
+  }
+  t_group.ops.push_back(std::move(op));
+  return finish(comm, early);
+}
+
+bool detach(nexar_request_t req) {
+  if (!req->grouped) return true;
+  for (Op& op : t_group.ops)
+    if (op.req == req) {
+      op.req = nullptr;
+      return true;
+    }
+  return false;
+}
+
+}  // namespace nexar::api::group
+
+using nexar::Status;
+using nexar::api::finish;
+
+extern "C" {
+
+NEXAR_API nexar_result_t nexar_group_start(void) {
+  ++nexar::api::group::t_group.depth;
+  return NEXAR_SUCCESS;
+}
+
+NEXAR_API nexar_result_t nexar_group_end(void) {
+  auto& g = nexar::api::group::t_group;
+  if (g.depth == 0)
+    return finish(nullptr, Status(NEXAR_ERR_INVALID_ARGUMENT, "nexar_group_end without a matching nexar_group_start"));
+  if (--g.depth > 0) return NEXAR_SUCCESS;
+  std::vector<nexar::api::group::Op> ops = std::move(g.ops);
+  g.ops.clear();
+  nexar::api::group::start_all(ops);
+  const size_t i = nexar::api::group::wait_all(ops);
+  if (i == ops.size()) return NEXAR_SUCCESS;
+  const auto& op = ops[i];
+  Status st(op.st.code(), nexar::strprintf("operation %zu of %zu in the group (%s) failed: %s", i + 1, ops.size(),
+                                           op.what.c_str(), op.st.message().c_str()));
+  finish(op.comm, st);  // found under the operation's communicator and under NULL
+  return finish(nullptr, st);
+}
+
+}  // extern "C"

@@ -1,0 +1,28 @@
+// Grouped point-to-point (nexar_group_start / nexar_group_end, NCCL's ncclGroupStart/End):
+// per thread, while a group is open, sends and receives on any communicator are recorded
+// instead of started; the outermost nexar_group_end starts them all (receives first) and
+// waits for every one, so a ring of blocking sends and receives cannot deadlock.
+#pragma once
+
+#include <string>
+
+#include "api/api_p2p.h"
+
+namespace nexar::api::group {
+
+// True while this thread is inside nexar_group_start ... nexar_group_end.
+bool active();
+
+// Posts an operation to this thread's group. what names it in errors; early is an
+// argument error found now (returned at once, and again by nexar_group_end). req: the
+// caller's request slot (non-blocking forms) or NULL; status: filled when the group ends
+// (receives with a status) or NULL. Returns what the call returns.
+nexar_result_t post(nexar_comm_t comm, bool recv, std::string what, const Status& early, api::StartFn start,
+                    nexar_request_t* req, nexar_status_t* status);
+
+// Before nexar_wait frees req: a request still in this thread's open group is detached
+// from its operation (which still runs at nexar_group_end). False when another thread's
+// open group holds req: then it must not be freed.
+bool detach(nexar_request_t req);
+
+}  // namespace nexar::api::group
