@@ -56,15 +56,17 @@ TEST_CASE("rebuild with a replacement on the other host", "[multihost][rebuild]"
   CHECK(count_of(out, " ok\n") == 4);
 }
 
-TEST_CASE("recovery times across two hosts: rebuild and gang restart", "[multihost][rebuild]") {
+TEST_CASE("recovery times across two hosts: shrink, rebuild and gang restart", "[multihost][rebuild]") {
   if (!testbed()) return;
   // nexar-recovery-bench kills rank 3 (on mhB) inside an allreduce and prints one line.
   const std::string dir = make_temp_dir();
-  const std::vector<std::vector<std::string>> ways = {{"--respawn", "1", RECOVERY_BENCH, "rebuild"},
+  const std::vector<std::vector<std::string>> ways = {{"--enable-recovery", "", RECOVERY_BENCH, "shrink"},
+                                                      {"--respawn", "1", RECOVERY_BENCH, "rebuild"},
                                                       {"--max-restarts", "1", RECOVERY_BENCH, "gang", dir + "/stamp"}};
   for (const std::vector<std::string>& way : ways) {
     std::vector<std::string> args = {"-x", "NEXAR_PEER_TIMEOUT=1"};
-    args.insert(args.end(), way.begin(), way.end());
+    for (const std::string& a : way)
+      if (!a.empty()) args.push_back(a);
     std::string out, err;
     Ended e = run_nexrun(on_two_hosts(args), &out, &err, 90s);
     INFO(out << err);
