@@ -81,16 +81,18 @@ Status check_vector_counts(CollContext& ctx, const CollArgs& a) {
       NX_RETURN_IF_ERROR(ctx.isend(j, kTagCounts, &out[static_cast<size_t>(j)], sizeof(Wire), &sends[static_cast<size_t>(j)]));
   }
   // A pair is judged once both of its messages are through (so the peer has this rank's
-  // counts too and reports the same pair), in rank order: a rank that fails stops waiting,
-  // but only after every rank it waited for had sent it everything.
+  // counts too and reports the same pair), in rank order; the first disagreement is the
+  // result. Every message is still waited for after one: the receives write into this
+  // frame (every peer posted all of its sends before waiting, so none is missing).
+  Status first = Status::Ok();
   for (int j = 0; j < p; ++j) {
     if (!exchanges_with(a, r, j)) continue;
     const size_t uj = static_cast<size_t>(j);
     NX_RETURN_IF_ERROR(ctx.wait(&recvs[uj]));
     NX_RETURN_IF_ERROR(ctx.wait(&sends[uj]));
-    NX_RETURN_IF_ERROR(check_pair_counts(a, j, in[uj].send, out[uj].recv, r, out[uj].send, in[uj].recv));
+    if (first.ok()) first = check_pair_counts(a, j, in[uj].send, out[uj].recv, r, out[uj].send, in[uj].recv);
   }
-  return Status::Ok();
+  return first;
 }
 
 }  // namespace nexar::coll
