@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 # nexar_internal_library(name DIR dir [DEPS ...]): a static PIC library made of every
 # .cc file directly under runtime/<dir>, linked into libnexar.so and nexrun. A folder with
 # headers only gives an interface library.

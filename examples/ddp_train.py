@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 """A small model trained with DistributedDataParallel on nexar's PyTorch backend.
 
     PYTHONPATH=build/python build/launcher/nexrun -np 4 python3 examples/ddp_train.py [--steps N]

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 /* Init, one barrier, destroy: what the launch-time measurements time. */
 #include <stdio.h>
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 /* Data-parallel training of a tiny linear model that survives a lost rank in place.
  *
  *   nexrun -np 4 --respawn 1 -x RESILIENT_KILL_STEP=10 -x RESILIENT_KILL_RANK=2 ./resilient_train

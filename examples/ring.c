@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 /* A first nexar program: every rank says hello, passes a token around the ring, and
  * meets the others at a barrier.   nexrun -np 4 ./ring                                  */
 #include <stdio.h>

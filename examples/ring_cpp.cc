@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The ring example through the C++ wrapper (nexar.hpp).   nexrun -np 4 ./ring_cpp
 #include <cstdio>
 #include <nexar/nexar.hpp>

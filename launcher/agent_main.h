@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // `nexrun --agent HOST|slurm`: the launch agent of one host (docs/multihost.md). Reads its
 // part of the job from stdin (agent_protocol.h), checks that the programs exist, writes
 // the ranks' credentials into its own 0700 directory, reports ready, and on GO starts

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The launcher <-> launch agent control channel (docs/multihost.md): the agent's stdin and
 // stdout, carried by ssh, nsenter or one srun step for every host. One message per line:
 //   TYPE TARGET FIELD...

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexrun's command line: options -> JobPlan. Option parsing stops at the program name;
 // everything after it belongs to the program.
 #pragma once

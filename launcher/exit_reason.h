@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // How a rank ended, in words and as the exit status nexrun passes on.
 #pragma once
 

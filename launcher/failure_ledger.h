@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What a rank's end means for the job, and the job's exit status (shared by the runner on
 // one host and the job on many).
 //   Without recovery: the first failure's status decides; the first failure stops the job.

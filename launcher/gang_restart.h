@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // torchrun's gang restart (--max-restarts N): when an attempt of the whole job fails,
 // start every rank again, at most N times. Each attempt gets its own rendezvous (no stale
 // keys) and NEXAR_RESTART_COUNT / TORCHELASTIC_RESTART_COUNT = its number; --timeout

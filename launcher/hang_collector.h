@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexrun's side of the hang reports (bootstrap/hang_responder.h is the ranks' side): runs
 // rounds on the rendezvous's progress thread. A round starts when "dump/<n>" is set (by
 // request() here: SIGUSR1, --timeout, a failed rank; or by a rank that timed out or lost

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The cross-rank hang report: from every rank's flight-recorder record (the JSON of
 // trace::snapshot_json) it finds, per communicator, the oldest call not every member
 // finished, who waits in it, who never entered it (and what that rank last completed and

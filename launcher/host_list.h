@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Hosts and their slots, from -H, --hostfile (Open MPI's syntax) or a SLURM allocation
 // (hostlist expressions such as n[01-04,07] and task counts such as 2(x3),1).
 #pragma once

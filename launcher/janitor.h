@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The janitor: nexrun re-executed as `nexrun --janitor DIR JOB_ID`, a process of its own
 // session that outlives nexrun however nexrun ends, SIGKILL included. It waits for the end
 // of a pipe whose write end only nexrun holds (close-on-exec, so ranks and agents never

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The job's credential directory: $TMPDIR (or /tmp) / nexar-<job id>, mode 0700, holding
 // one 0600 PEM file per rank and one for the launcher. Removed when this object dies, so
 // every way out of nexrun that unwinds (normal end, failure, forwarded signal) cleans up.

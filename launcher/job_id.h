@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A job's identity: 128 random bits as 32 lowercase hex digits.
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What the user asked nexrun to do, after the command line was parsed and checked.
 #pragma once
 

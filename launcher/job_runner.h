@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The running job: starts the ranks, then one event loop (poll on the signalfd and every
 // rank's output pipes, no busy waiting) that forwards output and signals, reaps ranks,
 // enforces --timeout, and tears the job down on the first failure:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The job's state as the rendezvous shows it at GET /status. Written by nexrun's event
 // loop, read (as JSON) on the rendezvous progress thread: every access holds the mutex.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A small JSON reader for the records ranks send nexrun (hang reports, /status): the
 // whole document into a tree of values. Depth and size are bounded by the caller's input
 // (records are at most 1 MiB); malformed text is an error naming the offset.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexrun: starts ranks of a program on this host (one runner) or on many hosts (one launch
 // agent per host), with the job environment of API.md; serves the job's rendezvous,
 // forwards output and signals, and tears the job down. `nexrun --agent` is the agent.

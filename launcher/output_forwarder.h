@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Forwards one rank stream (stdout or stderr pipe) to nexrun's own stdout or stderr, whole
 // lines at a time so ranks' lines never interleave mid-line. With a prefix (--tag-output:
 // "[1,<rank>]<stdout>: ") every line starts with it. A line longer than kMaxLine is passed

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Finds the program to run before any rank starts, so a missing or non-executable binary
 // is one clear error and no half-started job.
 #pragma once

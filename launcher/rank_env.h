@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The environment each rank gets: the launcher's own environment plus the job variables
 // of API.md (NEXAR_* and torchrun's names), which replace any inherited value.
 #pragma once

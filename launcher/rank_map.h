@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Which host runs which rank: --map-by slot (fill each host's slots in order, Open MPI's
 // default) or node (round robin over the hosts), or --npernode N ranks per host.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Where ranks' output goes in the end, whichever host it came from: nexrun's stdout and
 // stderr, or one file per rank and stream (--output-filename DIR: DIR/1/rank.N/stdout,
 // Open MPI's layout), each line prefixed by --timestamp-output's time and --tag-output's

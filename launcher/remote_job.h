@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A job on many hosts: one launch agent per host (agent_main.h), started through the
 // --launch-agent template (default "ssh {host}") or, inside SLURM, one srun step for all.
 // Phases: start the agents and send each its ranks (program, environment, credential

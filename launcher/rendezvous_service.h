@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The job's rendezvous service as nexrun runs it: a QUIC endpoint on 127.0.0.1 (ephemeral
 // port, or NEXAR_PORT_RANGE; another address when hosts are remote) with the launcher's credential, ALPN h3, and the rendezvous server on it.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Signals as events: nexrun blocks SIGCHLD and the signals it forwards (SIGINT, SIGTERM,
 // SIGHUP, SIGUSR1, SIGUSR2) and reads them from a signalfd in its event loop. Open this
 // before any thread starts so every thread inherits the mask. SIGPIPE is ignored (a closed

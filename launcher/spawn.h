@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Starts one rank: its own process group (so a signal reaches the processes it starts),
 // stdin from /dev/null, stdout and stderr into pipes read by nexrun, and
 // PR_SET_PDEATHSIG(SIGKILL) so the rank dies if nexrun dies. Call from the main thread

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // `nexrun --status [JOB]`, typed from another terminal on the launching host: finds the
 // job's directory ($TMPDIR/nexar-<JOB>, or the only running job's), connects to its
 // rendezvous with the launcher's credential there (same user only: the directory is

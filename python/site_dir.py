@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 """Prints the directory where Python finds packages installed under the prefix argv[1].
 
 Debian's interpreter reads <prefix>/lib/python3.X/dist-packages (its 'posix_local' scheme

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 # Configures and builds nexar into build/ (or $1), passing the rest of the arguments to cmake.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 # Installs what building and testing nexar needs on Debian 12 (only Debian packages).
 # Skips apt-get when everything is already there. Needs root or sudo for the install.
 #   scripts/install-deps.sh [--bench]

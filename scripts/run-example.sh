@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 # The first README command: install dependencies, build, run the ring example on 4 ranks.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 # The second README command: install dependencies, build, run the whole test suite.
 #   scripts/test.sh              the normal build (build/)
 #   scripts/test.sh --sanitize   an ASan+UBSan build of everything (build-asan/)

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // One collective as nexar-bench measures it: buffers for a size in bytes (counted as
 // nccl-tests count them), filled with values whose result is known exactly, the call
 // through the C API, and the check of one result against a locally computed expectation.

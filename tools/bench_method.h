@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 /*
  * The measurement method of ../shared/design/BENCHMARKS.md and the output table, shared by
  * nexar-bench (C++) and mpi-bench (C) so both measure and print exactly alike.

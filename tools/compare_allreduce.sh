@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 # A collective (allreduce by default, float32, sum), nexar against Open MPI, measured back to back in one go with the
 # same method (tools/bench_method.h, ../shared/design/BENCHMARKS.md), interleaving the
 # systems and repeating, then a table of the medians of the rounds and their ratios, and a

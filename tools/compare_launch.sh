@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 # Launch cost, nexar against Open MPI: wall time of `nexrun -np NP` and `mpirun -np NP` of a
 # program that initialises, allreduces one float and shuts down (tools/launch_probe.c and
 # tools/mpi_launch_probe.c), interleaved RUNS times; prints the medians and their ratio.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 /* The program of the launch benchmark (tools/compare_launch.sh): init, one allreduce,
  * destroy; exits 0 when the sum of ones equals the world size. tools/mpi_launch_probe.c is
  * the same program over MPI. */

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 /*
  * mpi-bench: the same measurement as nexar-bench (tools/bench_method.h, BENCHMARKS.md),
  * over MPI, for comparisons. float32 only; sum/min/max for the reductions.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 /* tools/launch_probe.c over MPI: init, one allreduce, finalize. */
 #include <mpi.h>
 

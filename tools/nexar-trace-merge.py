@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 """Merge the per-rank traces nexar writes under NEXAR_TRACE=DIR into one timeline.
 
     tools/nexar-trace-merge.py DIR [-o merged.json]

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexar-bench: collective latency and bandwidth, in the style of nccl-tests.
 //   nexrun -np 4 nexar-bench [-c allreduce|...|all] [-b 4] [-e 64M] [-f 4 | -l 4,1K,64K]
 //   (the collectives with a count per rank run with equal counts and are sized as their

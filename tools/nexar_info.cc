@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexar-info: what this build of nexar is and every NEXAR_* parameter it reads, with its
 // type, default, current value and meaning (the registry of runtime/core/params_table.h),
 // and the collective algorithms NEXAR_ALGO can force, with when each applies and its cost.

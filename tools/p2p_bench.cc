@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexar-p2p-bench: ping-pong between ranks 0 and 1 over whatever transport joins them.
 //   nexrun -np 2 nexar-p2p-bench [-b MIN] [-e MAX] [-f FACTOR] [-t SECONDS-PER-SIZE]
 //                                [-v REGIONS [-m sendv|packed]]

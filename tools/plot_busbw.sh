@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 # Plots allreduce busbw against message size, one panel per rank count, one line per system,
 # from the medians compare_allreduce.sh computes (lines "system np bytes microseconds").
 #

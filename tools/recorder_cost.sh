@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 # The flight recorder's cost on the 4 B allreduce: nexar-bench with the recorder on
 # (NEXAR_TRACE_BUFFER default) and off (NEXAR_TRACE_BUFFER=0), run in interleaved pairs
 # (the order alternates each pair), then per np the median over the pairs of each side's

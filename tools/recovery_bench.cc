@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexar-recovery-bench: how long recovery from a lost rank takes, three ways (argv[1]):
 //   shrink (default)  under `nexrun --enable-recovery -np N`: the survivors revoke, shrink and run
 //                     one allreduce on the shrunk communicator;

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 # Recovery time after a lost rank (tools/recovery_bench.cc): for each world size, REPS runs
 # of each way, each killing the last rank inside an allreduce; one line per run.
 #   shrink   nexrun --enable-recovery revoke, shrink, allreduce on the survivors

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 """all_reduce and a DDP training step on torch.distributed, backend "nexar" against "gloo",
 in one run of one program (the default group is nexar's, a second group gloo's).
 

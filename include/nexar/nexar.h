@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 /*
  * nexar: a distributed communication runtime (the public C API).
  *

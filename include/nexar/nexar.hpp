@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexar.hpp: a C++20 wrapper over the C API (nexar.h). RAII communicators and requests,
 // errors as nexar::Error exceptions carrying the code and the library's message, and
 // std::span overloads that infer the dtype.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The CUDA runtime half of the plugin: device choice, pointer kinds, pinned and device
 // memory, streams, events and asynchronous copies. Host-only C++ against libcudart.
 #include <cuda_runtime_api.h>

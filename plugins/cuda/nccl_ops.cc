@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The NCCL half of the plugin: unique ids, communicators and the collectives the
 // hierarchical path uses, each enqueued on a stream. nexar dtypes and ops map one to one.
 #include <cuda_runtime_api.h>

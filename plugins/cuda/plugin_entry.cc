@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The plugin's one exported symbol: the versioned function table libnexar loads.
 #include <cuda_runtime_api.h>
 #include <nccl.h>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The plugin's per-thread error message (ABI: last_error()) and the checks that set it.
 #pragma once
 

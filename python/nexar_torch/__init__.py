@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 """nexar's PyTorch distributed backend.
 
 ``import nexar_torch`` registers the backend "nexar" with torch.distributed::

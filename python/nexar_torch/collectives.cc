@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The collectives of ProcessGroupNexar, each one nexar non-blocking call (plus copies where
 // torch passes lists of tensors and nexar wants one buffer).
 #include "nexar_torch/process_group.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexar_torch._C: makes ProcessGroupNexar objects for the Python side (__init__.py), which
 // registers them with torch.distributed as the backend "nexar". The objects are torch's own
 // ProcessGroup type in Python (torch._C._distributed_c10d.ProcessGroup).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The group's communicator, its Works, point to point and barrier (collectives.cc has the rest).
 #include "nexar_torch/process_group.h"
 

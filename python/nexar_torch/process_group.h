@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // ProcessGroupNexar: torch.distributed's process group on a nexar communicator.
 //
 // Every operation checks its tensors, starts nexar's non-blocking call in the caller's

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Torch's arguments in nexar's terms: dtypes, reduce ops, and the checks every operation of
 // the backend makes on its tensors before anything is sent. A check that fails throws a
 // c10::Error (RuntimeError in Python) naming the operation, the argument and its value.

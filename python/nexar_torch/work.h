@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A torch Work over nexar requests, and the thread that completes the ones nobody waits on.
 //
 // A collective starts at once (nexar's non-blocking call, in the caller's thread) and its Work

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Collectives of the C API. Each is validated locally (a bad root, dtype or op is
 // NEXAR_ERR_INVALID_ARGUMENT and leaves the communicator usable), then runs through the
 // communicator's collective queue, so blocking and non-blocking ones complete in issue order.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // New communicators: split and dup. Each runs in the parent's collective order.
 #include "api/api_state.h"
 #include "comm/comm_split.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Device buffers in the C API: the CUDA stream of a communicator, nexar_comm_sync, and the
 // event operations of the C++ StreamSyncOps. Loading CUDA support (the plugin) happens in
 // runtime/device; a call that needs it returns NEXAR_ERR_UNSUPPORTED when it is missing.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Fault tolerance: revoke, agree, shrink, failed_ranks (docs/fault-tolerance.md). None of
 // them checks that comm is usable: they are what a broken or revoked communicator accepts.
 #include "api/api_state.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexar_group_start / nexar_group_end: the thread's open group of posted sends and receives.
 #include "api/api_group.h"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Grouped point-to-point (nexar_group_start / nexar_group_end, NCCL's ncclGroupStart/End):
 // per thread, while a group is open, sends and receives on any communicator are recorded
 // instead of started; the outermost nexar_group_end starts them all (receives first) and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexar_sendv and nexar_recvv: one message gathered from, or scattered into, several
 // regions of host memory.
 #include <cstring>

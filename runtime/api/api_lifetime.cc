@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Lifetime and queries: init, destroy, abort, rank/size, timeouts, version.
 #include <cmath>
 

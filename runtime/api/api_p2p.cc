@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Point to point and requests: send, recv, isend, irecv, wait, test, waitall. Inside a
 // group (api_group.h) sends and receives are only posted.
 #include "api/api_p2p.h"

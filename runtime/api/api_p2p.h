@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What the point-to-point entry points share (api_p2p.cc, api_probe.cc, api_iovec.cc,
 // api_group.cc): starting a send or receive with its flight record, waiting for it, and
 // a receive's status.

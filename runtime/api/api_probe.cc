@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexar_probe and nexar_iprobe: a message's source, tag and size before it is received.
 #include "api/api_p2p.h"
 

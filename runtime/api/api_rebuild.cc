@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexar_comm_rebuild: a new generation of the world (bootstrap/world_generation.cc),
 // between two agreements of the survivors on the old world (comm/ft_service.h), which
 // works on a broken world and tolerates members dying meanwhile:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What the C handles hold, and the helpers every API entry point shares: argument checks
 // and the per-thread "last error" text.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Starting without nexrun: nexar_get_unique_id and nexar_init_rank (bootstrap/unique_id_job.h).
 #include "api/api_state.h"
 #include "bootstrap/unique_id_job.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The collectives with a count per rank of the C API: the same path as the others
 // (api_collectives.cc: local checks, the collective queue, blocking or a request); a
 // queued one reads copies of its count arrays, so the caller may free them on return.

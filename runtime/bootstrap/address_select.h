@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Which IP address a process binds and advertises to its peers (docs/multihost.md):
 //   NEXAR_ADDR (a literal) > NEXAR_IFACE / NEXAR_ADDR_CIDR (the first address that
 //   matches) > loopback when the rendezvous is on loopback (one host) > the source

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rank's side of nexrun's hang reports (launcher/hang_collector.h has the other side).
 // Rounds are rendezvous keys: nexrun (on SIGUSR1, a failure, or a request) sets
 // "dump/<n>"; every rank answers with "record/<n>/<rank>" = its flight-recorder snapshot

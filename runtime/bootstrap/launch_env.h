@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What the launcher told this process: rank, size, where the rendezvous is and which
 // credential to use. Read from nexrun's NEXAR_* variables; else, inside an srun step,
 // from SLURM's (slurm_direct.h); with none, a world of one (an error when WORLD_SIZE says

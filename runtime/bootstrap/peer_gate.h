@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What a peer's QUIC link delivers into: the engine, while QUIC is how this rank reaches
 // that peer. Once the peer is reached over shared memory instead, the gate closes: a QUIC
 // connection that still claims the peer (a holder of its certificate) can neither deliver

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // `srun ./prog` without nexrun (docs/multihost.md): every task reads its place from SLURM
 // (SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID, SLURM_NODEID, SLURM_NNODES). Task 0 plays the
 // launcher's part: it makes the step's job credentials (a CA and a file per rank) in a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The bytes of a nexar_unique_id_t (nexar_get_unique_id / nexar_init_rank): what a process
 // needs to join a job started without nexrun. 512 bytes:
 //   [0, 8)     "NEXARID" and the format version (1)

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A job started without nexrun (nexar_get_unique_id / nexar_init_rank, docs/architecture.md
 // "Starting without nexrun"). The process that makes the id plays the launcher's part: it
 // makes the job's CA and serves the rendezvous itself, until the world it joins with that

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexar_init_rank's agreement, through the job's rendezvous, before the mesh forms:
 //   the first process to arrive fixes the size ("uid/size"); the others compare theirs;
 //   each process claims its rank ("uid/claim/<r>", an atomic add: 1 is the claim, more a

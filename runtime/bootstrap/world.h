@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The process's world: credential, QUIC endpoint, rendezvous client, engine and one link
 // per peer. Built by nexar_init, and again by nexar_comm_rebuild (world_generation.cc):
 // each build is a generation with its own endpoint, engine, links and shared memory;

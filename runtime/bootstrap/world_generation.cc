@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Generations of the world (nexar_comm_rebuild). A rebuild does not patch the old world:
 // the survivors and the launcher's replacements bootstrap a new one, generation g, whose
 // rendezvous keys start with "g<g>/" (fresh endpoint, engine, links and shared-memory

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What a waiting thread of this rank polls (p2p::Waiter): the shared-memory rings of the
 // ranks on this host and the QUIC endpoint's socket, whichever exist. Polling the socket
 // where a message is awaited takes the progress thread's hand-off (two thread wake-ups,

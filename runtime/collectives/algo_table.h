@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The table of every collective algorithm: name, when it applies, its cost formula, and
 // the function that runs it. Used by the selector, NEXAR_ALGO, benchmarks and nexar-info.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Every algorithm's entry points: run (written only against CollContext), cost
 // (microseconds predicted by the CostModel for p ranks and n bytes) and, for those that
 // do not apply everywhere, why_not (nullptr when they apply). One file per algorithm.

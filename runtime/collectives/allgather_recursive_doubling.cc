@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Allgather by recursive doubling: log2(p) exchanges, each of everything gathered so far.
 // Needs a power-of-two p (rejected otherwise; the selector then uses the ring).
 #include "collectives/algorithms.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Allgather by ring: p - 1 steps, each passing one rank's block to the right.
 // Bandwidth-optimal for any p.
 #include "collectives/algorithms.h"

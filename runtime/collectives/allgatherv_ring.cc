@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Allgatherv by ring: the allgather ring with block i being recvcounts[i] elements at
 // rdispls[i], so nothing between the blocks is written. p - 1 steps; a step passes the
 // block of one rank, so one long block slows every step it is in flight.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Allreduce of many buffers in place, fused: the buffers are packed, in order, into a
 // staging buffer of at most NEXAR_BUCKET_BYTES (a buffer may straddle chunks), each full
 // chunk is allreduced in place by the algorithm the model picks for its size, then

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Allreduce by recursive halving (reduce-scatter) then recursive doubling (allgather),
 // Rabenseifner's algorithm, over p2 = the largest power of two <= p blocks; the other
 // ranks are folded in first and served last (pow2_fold.h). Each block is finished once,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Allreduce by recursive doubling, for tiny messages: log2(p2) exchanges of the whole
 // vector (p2 = largest power of two <= p; others folded in, pow2_fold.h). Both partners
 // combine the lower group's value first, so all ranks compute the same bits.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Allreduce by ring: reduce-scatter then allgather over p balanced blocks. Each block's
 // final value is computed once, by its owner, and then copied around the ring, so every
 // rank ends with the same bits. Bandwidth-optimal; 2(p-1) latency terms.

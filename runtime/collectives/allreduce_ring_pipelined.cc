@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Allreduce by pipelined ring, for large messages. The ring of allreduce_ring.cc, with
 // every block cut into nseg segments on element boundaries (segment j of a block of len
 // elements is Blocks{len, nseg} block j: every element in exactly one segment). The

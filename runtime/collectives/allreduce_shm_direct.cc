@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Allreduce by direct reads of the members' buffers (CMA), for ranks of one host:
 //  1. every rank publishes its sendbuf and recvbuf addresses in its slot (arrive);
 //  2. reduce-scatter: rank r computes block r (element-aligned, Blocks) by reading every

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Allreduce through a shared staging segment (transport/shm/stage_segment.h), for ranks of
 // one host that may read each other's memory (CMA):
 //  1. every rank publishes its sendbuf address and, where the segment it already maps has

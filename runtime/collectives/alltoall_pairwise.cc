@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Alltoall by pairwise exchange: in round k (0..p-1) rank r swaps blocks with
 // (k - r) mod p, a perfect matching, so every pair meets exactly once and no rank waits on
 // two others. In place, the outgoing block is copied aside first (one block of scratch).

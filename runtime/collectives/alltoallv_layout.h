@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What the two alltoallv algorithms share: where the data to send is read from (an
 // in-place call's is copied aside first, since blocks arriving may overwrite blocks not
 // yet sent), the own block's copy, and the one tag both use. The two are wire-compatible

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Alltoallv by pairwise exchange: in round k rank r trades blocks with (k - r) mod p, as
 // alltoall_pairwise does, with each direction's own length; a zero count sends nothing.
 // One pair at a time keeps a hot receiver from being flooded by every sender at once.

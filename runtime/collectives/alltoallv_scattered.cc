@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Alltoallv scattered: every receive is posted, then every send (to r+1, r+2, ... so the
 // first messages spread over all receivers), then all are waited for. The p - 1 message
 // latencies overlap, which pays for small blocks in large worlds; for large blocks the

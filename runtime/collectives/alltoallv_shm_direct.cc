@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Alltoallv by direct reads (CMA), for ranks of one host with shared slots:
 //  1. every rank publishes (arrive) where its send data lies and a table of what it sends
 //     and expects per peer: {sendcounts[j], sdispls[j], recvcounts[j]} for each j;

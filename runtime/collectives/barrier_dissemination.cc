@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Barrier by dissemination: in round k rank r signals r + 2^k and waits for r - 2^k;
 // after ceil(log2 p) rounds every rank has heard, directly or not, from every other.
 // The same exchange is the agreement round that trees and scans start with (algorithms.h).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Binomial trees over virtual ranks v = (rank - root) mod p, root at v = 0. The subtree
 // of v covers virtual ranks [v, min(v + subtree_mask(v), p)); its children are v + m for
 // m = subtree_mask(v)/2, ..., 2, 1 (those below p), child v + m covering [v+m, v+2m).

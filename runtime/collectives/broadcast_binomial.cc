@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Broadcast by binomial tree: ceil(log2 p) rounds, the whole message each round. Best
 // for small and medium messages.
 #include <vector>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Broadcast for large messages: the root's buffer is cut into p blocks, scattered down a
 // binomial tree (block v to virtual rank v; every subtree's blocks are contiguous) and
 // then gathered everywhere by a ring (van de Geijn). Each rank sends about 2n bytes in

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What a collective algorithm sees of its communicator: its rank, its size, and
 // point-to-point transfers of raw bytes on a message space private to collectives
 // (traffic never mixes with user point-to-point). Algorithms are written only against

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Small helpers shared by the algorithms: balanced block partitions, byte offsets,
 // temporary buffers whose allocation failure is a Status, and the op-order rule.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The one entry point the communicator layer calls for every collective, and the purely
 // local argument check the API layer runs before anything is sent.
 //

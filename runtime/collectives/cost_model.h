@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The cost model that ranks algorithms: time = messages * latency + bytes / bandwidth
 // + bytes reduced / reduction rate, per algorithm (formulas in each algorithm's file and
 // in docs/collectives.md). Parameters come from NEXAR_COST_* (per transport).

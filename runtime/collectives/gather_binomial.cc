@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Gather by binomial tree: each rank collects its subtree's blocks (in virtual-rank
 // order, in a scratch buffer only when it has children) and passes them up; ceil(log2 p)
 // rounds. Transfers into the root are cut where its real-rank order wraps around.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Gatherv, linear: the root posts a receive from every member straight into its block at
 // rdispls[j] and each member sends once. With blocks of any length a tree would forward
 // them through intermediate ranks; the root's link carries every byte either way.

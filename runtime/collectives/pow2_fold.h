@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Folding a non-power-of-two group into the largest power of two p2 <= p (as MPICH does):
 // with rem = p - p2, each even rank below 2*rem hands its vector to the odd rank above it
 // and sits out; the p2 remaining ranks are renumbered 0..p2-1; at the end the odd ranks

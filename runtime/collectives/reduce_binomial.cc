@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Reduce by binomial tree: each rank folds in its children's partial results (lower
 // virtual ranks first) and passes the sum to its parent; ceil(log2 p) rounds of the whole
 // vector. Best for small and medium messages.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Reduce for large messages: a ring reduce-scatter leaves block r, finished, on rank r;
 // then every rank sends its block straight to the root (Rabenseifner's reduce). Each rank
 // sends about n bytes instead of n log2(p); the root takes p - 1 messages.

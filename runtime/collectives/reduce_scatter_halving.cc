@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Reduce-scatter by recursive halving: log2(p) exchanges, each of half the data still
 // held; rank r ends with block r. Needs a power-of-two p (rejected otherwise).
 #include "collectives/algorithms.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Reduce-scatter by ring: p - 1 steps; rank r ends with block r finished. Works for any p.
 #include "collectives/algorithms.h"
 #include "collectives/ring_phases.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Reduce-scatter with a count per rank by ring: the reduce-scatter ring over blocks of
 // recvcounts[i] elements laid end to end in sendbuf; rank r ends with block r reduced.
 #include <vector>

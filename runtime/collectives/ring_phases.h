@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The two halves of a ring, shared by allreduce, reduce_scatter, allgather, reduce and
 // broadcast. Ranks are taken in "virtual" order v = (rank - rot) mod p, block v of the
 // layout belongs to virtual rank v, and data moves from v to v + 1.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Inclusive and exclusive prefix reductions by recursive doubling (any p): in round d
 // rank r swaps its running partial (the reduction over its aligned group of d ranks) with
 // r ^ d and, if the partner is lower, folds the partner's partial into its result. log2(p)

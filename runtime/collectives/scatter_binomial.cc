@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Scatter by binomial tree, the mirror of gather_binomial.cc: the root hands each child
 // its whole subtree's blocks, which pass them on; ceil(log2 p) rounds. Transfers out of
 // the root are cut where its real-rank order wraps around.

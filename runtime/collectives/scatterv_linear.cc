@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Scatterv, linear: the root sends every member its block from sdispls[j] at once; each
 // member receives once. See gatherv_linear.cc for why not a tree.
 #include <vector>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Choosing an algorithm: NEXAR_ALGO when it names one for this collective, else the
 // applicable algorithm with the lowest predicted cost (cost_model.h).
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The flat shared-slot collectives (allreduce, broadcast, barrier shm_flat): every rank
 // writes its data inline into its own slot, publishes its arrival, waits for every
 // member's (shm_slots.h) and reads what it needs straight from their slots. One

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What the shared-slot algorithms (allreduce/barrier/broadcast shm_flat, allreduce
 // shm_direct) see of a communicator whose ranks all share one host: one slot per member
 // (transport/shm/coll_slot.h) and bounded waits on them. CollContext::shm_slots() returns

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // validate_collective_args: the local checks the API layer runs before anything is sent,
 // and check_count: the largest buffer any call accepts (point to point uses it too).
 #include <algorithm>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // validate_vector_args: the local checks of the collectives with a count per rank. Counts
 // that disagree between ranks are not local: vcount_check.h finds those.
 #include <cstdint>

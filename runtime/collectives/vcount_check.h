@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The pair check of the collectives with a count per rank: counts are not the same on
 // every rank, so the descriptor every message carries cannot hold them. Before any data
 // moves, every pair of ranks that exchanges data in the collective swaps, in one small

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 #include "comm/coll_descriptor.h"
 
 #include "core/dtype.h"

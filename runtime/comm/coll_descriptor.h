@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A collective's descriptor: what every rank must agree on (kind, count, dtype, op, root),
 // packed into the 64 bits every collective message carries, so a rank that receives data
 // of a different collective says exactly what differed instead of hanging.

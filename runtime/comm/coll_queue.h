@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Runs a communicator's collectives one at a time, in the order they were issued, whether
 // blocking or not: every rank then executes them in the same order, as MPI requires of
 // non-blocking collectives. A blocking call on an idle queue runs on the caller's thread

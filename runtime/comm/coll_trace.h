@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What the flight recorder keeps of a collective (trace/comm_recorder.h), from its
 // arguments: kind, count, dtype, op and root where the kind takes them, packed
 // (trace/call_kind.h; a snapshot decodes it).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A communicator: a group of world ranks with two private message spaces (context ids):
 // one for user point-to-point, one for collectives, so the two never mix. All
 // communicators of a process share one engine and its links.

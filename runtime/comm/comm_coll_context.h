@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // CollContext over a communicator's collective context id: what algorithms use. Every
 // transfer and wait of one collective shares one deadline, set when the first of them
 // needs it (a slot collective whose members are all running never reads the clock), carries its

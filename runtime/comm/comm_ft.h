@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The fault-tolerance calls on a communicator (nexar_comm_agree, nexar_comm_shrink,
 // nexar_comm_failed_ranks; revoke is Comm::revoke). They work on broken and revoked
 // communicators: they use the engine's control context (ft_service.h), never comm's own.

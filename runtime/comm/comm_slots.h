@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // coll::ShmSlots over a communicator's SlotArea, for one collective: its descriptor, its
 // deadline, and the engine's waiter (spin, then yield when ranks outnumber cores, then
 // sleep on this rank's `user` doorbell, which every member rings after publishing).

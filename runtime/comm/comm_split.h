@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // New communicators from old ones: split by (color, key) and dup. Both are collective over
 // the parent and run in its collective order. Children share the parent's engine and
 // connections; they get their own context ids, derived from the parent's ids, the child's

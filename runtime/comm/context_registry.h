@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The context ids in use in this process. A new communicator's ids are derived from its
 // parent's by hashing (no communication needed); this registry catches the rare collision
 // with a live communicator so that the ranks can agree to pick again (comm_split.cc).

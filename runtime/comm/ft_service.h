@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Fault-tolerant agreement (nexar_comm_agree, and through it nexar_comm_shrink and
 // nexar_comm_rebuild), one service per process over the engine's control context, which
 // is never aborted: it works on revoked and broken communicators.

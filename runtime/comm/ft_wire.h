@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The fault-tolerance control messages (ft_service.h), carried on the engine's control
 // context: a fixed head and the sender's list of failed comm ranks.
 //   CONTRIB  member -> coordinator: my flag for instance k, the ranks I know failed

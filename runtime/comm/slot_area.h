@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A communicator's shared-memory slot area: which area of every member's inbox it uses
 // (transport/shm/coll_slot.h), the members' slots, doorbells and pids in comm-rank order,
 // and the sequence of its slot collectives. Only communicators whose members are exactly

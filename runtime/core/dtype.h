@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Element types and reduction operations of the public API: sizes, names, validity, the
 // identity element of each op, and the float16 / bfloat16 <-> float32 conversions
 // (round to nearest even) that the reduction kernels use.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // JSON string escaping, shared by every JSON writer (rendezvous status, flight records).
 #pragma once
 

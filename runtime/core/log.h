@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Logging in the manner of NCCL: NEXAR_DEBUG picks the level, NEXAR_DEBUG_SUBSYS the
 // subsystems; the check happens before any formatting. Lines look like
 //   host:pid:tid [rank] NEXAR INFO NET message

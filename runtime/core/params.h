@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Typed registry of NEXAR_* parameters (see params_table.h). Values are read from the
 // environment once, on first use; a malformed value reads as the default (and
 // check_environment() warns about it).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The environment checked against the parameter registry: a NEXAR_* name that is not a
 // parameter (a typo; the nearest known name is suggested) and a value that does not parse
 // as its parameter's type are warned about, once per process, at the default log level.

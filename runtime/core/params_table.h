@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Every NEXAR_* environment parameter, defined once: X(name, type, default, doc).
 // Types: INT, DOUBLE, STRING, BOOL. Read once (params.cc), logged under ENV when set,
 // listed by nexar-info. Add a parameter here, never getenv("NEXAR_...") elsewhere.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Local reduction kernels: out[i] = a[i] op b[i], element-wise, for every dtype and op.
 //
 // Semantics (identical on every CPU, so ranks on different machines agree bit for bit):

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The AVX2 + F16C kernel set: the same templates as reduce_scalar.cc compiled for AVX2
 // (the compiler vectorizes them), plus float16 done with F16C conversions eight at a
 // time. Only called when the CPU reports both features (reduce.cc checks).

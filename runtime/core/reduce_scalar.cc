@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The portable kernel set: plain C++ that any CPU runs (and the compiler vectorizes for
 // the baseline ISA). float16 goes through the software conversions of dtype.h.
 #include <cstdint>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Internal to the reduction kernels: a table of element-wise kernels per (dtype, op),
 // one table per instruction set (reduce_scalar.cc, reduce_avx2.cc).
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexar_result_string lives in core so every layer (and nexrun) can name results.
 #include "nexar/nexar.h"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Status: a result code from the public API plus a message with the facts (rank, peer,
 // values) that explain it. Internal layers return Status; the API layer turns it into
 // nexar_result_t and the thread's last-error string.

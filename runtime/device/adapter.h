@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The device adapter: moves bytes between a buffer's memory and host memory the network
 // can read (the seed's DeviceAdapter). The CPU adapter is built in: host memory needs no
 // staging. The CUDA adapter (cuda_adapter.cc) drives the plugin's asynchronous copies.

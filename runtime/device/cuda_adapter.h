@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The CUDA adapter: device <-> pinned host copies through the plugin, issued in chunks of
 // NEXAR_CUDA_CHUNK_BYTES on a stream (the caller's, or this thread's own staging stream).
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Is a buffer device memory? Answered without linking or loading CUDA: a program that has
 // device pointers has the CUDA driver (libcuda.so.1) loaded, so when dlopen(RTLD_NOLOAD)
 // does not find it, every pointer is host memory. When it is loaded, the driver's

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Where a collective with device buffers goes: the NCCL hierarchy when it applies, else
 // host staging. The API layer asks for the task; null means "host buffers: run as usual".
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What a communicator holds for device buffers, kept beside it (keyed by the comm): the
 // CUDA stream the program set (nexar_comm_set_cuda_stream), the communicator's own stream,
 // and the NCCL hierarchy once built. Released by release_comm() when the comm is destroyed.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Point to point on device buffers, staged through pinned host memory. A send copies the
 // device buffer to pinned memory (chunked asynchronous copies) before handing it to the
 // engine, so the wire carries one ordinary message and the peer may receive it into host

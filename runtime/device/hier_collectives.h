@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Collectives on device buffers over the NCCL hierarchy: NCCL inside each host, nexar
 // between hosts (pipelined through pinned memory). The algorithms are in docs/cuda.md.
 #pragma once

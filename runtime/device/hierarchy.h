@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The two-level layout of a communicator whose ranks use GPUs: an NCCL communicator among
 // the ranks on each host ("node"), and nexar communicators between hosts among the ranks
 // with the same local index ("cross"). Hosts come from the host identity each rank

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Pinned (page-locked) host buffers for staging device memory, reused across operations:
 // cudaHostAlloc costs milliseconds, far more than a small transfer. Buffers are kept in
 // power-of-two size classes up to a bound on the cached total.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The inter-host step of the hierarchical path: a host collective over the cross
 // communicator on a device range, in chunks of NEXAR_CUDA_CHUNK_BYTES, double-buffered in
 // pinned memory: while chunk k crosses the network, chunk k+1 is already being copied to

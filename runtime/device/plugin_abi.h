@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 /* The ABI between libnexar and its CUDA plugin (libnexar-cuda.so). Plain C, versioned:
  * the plugin exports one symbol, nexar_cuda_plugin_v1, a function returning a pointer to a
  * static table. libnexar checks abi_version and struct_size before using any entry; a

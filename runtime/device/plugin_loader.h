@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Finds, loads and checks the CUDA plugin (libnexar-cuda.so) with dlopen, once per process.
 // Where: NEXAR_CUDA_PLUGIN if set, else next to the library holding this code
 // (libnexar.so: dladdr), else the dynamic linker's search path.

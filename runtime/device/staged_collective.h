@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Any collective on device buffers, by staging: every device buffer it reads is copied to
 // pinned host memory, nexar's host algorithm runs on the copies, and every device buffer it
 // writes is copied back. Per rank and per buffer, so ranks mixing host and device buffers

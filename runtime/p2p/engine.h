@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The point-to-point engine: MPI matching on (context, source, tag), messages from one
 // peer in the order sent, posted receives filled straight from the transport, and a
 // bounded store for messages that arrive before their receive (unexpected.h).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // An operation of the point-to-point engine in flight: a send (it is the SendOp handed to
 // a link) or a receive (posted in the engine's matching queue). Completed exactly once,
 // lock-free: the waiter (waiter.h) polls the transports and sleeps on its doorbell, which

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The link from a rank to itself: a send is delivered to the engine at once (copied into
 // a posted receive, or stored as unexpected), so self-sends never touch a network.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Messages that arrived before a matching receive was posted. Payload is kept in the
 // pieces the transport delivered, and the bytes held are counted against a limit: above
 // it the engine tells links to hold back their peers (back-pressure), so the store never

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // How a thread waits for a request: it drives the transports that need the waiting
 // thread's help (shared memory: Progress::poll) while spinning briefly, then sleeps on a
 // doorbell that senders and completions ring. No thread hand-off on the fast path, and no

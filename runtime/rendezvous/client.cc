@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // rendezvous::Client: blocking, thread-safe calls over one HTTP/3 connection. Each call
 // posts its request to the endpoint's progress thread and waits (bounded) for the
 // answer; a call that gives up cancels its stream so the server drops it too.

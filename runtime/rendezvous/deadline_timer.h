@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A thread that calls on_due at (or just after) the earliest armed deadline. The server
 // uses it to wake the progress thread (through Endpoint::post) for long-poll timeouts,
 // so that nothing on the progress thread sleeps.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The rendezvous client's side of its HTTP/3 connection: sends requests on new
 // bidirectional streams (queued until the connection is up or stream credit returns),
 // collects each response (:status and body) and completes it; fails every pending and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The rendezvous server's side of one HTTP/3 connection: collects each request (method,
 // :path, body up to the value limit), validates it, hands it to the Service and sends
 // the response; cancels a pending long-poll when its stream or connection goes away.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // HTTP/3 over one nexar QUIC connection: the nghttp3 glue shared by the rendezvous'
 // server and client. It maps the QUIC layer's pull-model Application callbacks onto
 // nghttp3 (next_write -> writev_stream, on_written -> add_write_offset, on_acked ->

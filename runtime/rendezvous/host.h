@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rendezvous served by this process: a QUIC endpoint with the job's launcher credential
 // (ALPN h3) and the rendezvous server on it. nexrun serves its jobs' rendezvous this way,
 // and so do the processes that start without nexrun: srun direct launch's task 0 and the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The rendezvous key-value store: values by key, an atomic add counter, and waiters that
 // are completed when their key is set or their deadline passes. Not thread-safe by
 // design: the server owns it on the endpoint's progress thread, so nothing here blocks.

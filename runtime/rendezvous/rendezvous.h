@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The job's rendezvous service: a key-value store and a read-only job status, served by
 // nexrun over HTTP/3 (nghttp3) on QUIC with the job's mutual TLS. Never on the data path.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The rendezvous' HTTP resources as typed requests: parsing and validation of what a
 // client sent (method, :path, body), and the limits both sides check.
 #pragma once

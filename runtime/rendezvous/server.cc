@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // rendezvous::Server: accepts "h3" connections on the launcher's endpoint, one
 // H3ServerApp each, all sharing one Service on the progress thread. Long-poll deadlines
 // come from a DeadlineTimer thread that posts Service::expire to the progress thread.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What the rendezvous does with a parsed request: the store, long-poll waits with their
 // deadlines, and the status document. Runs on the endpoint's progress thread only.
 #pragma once

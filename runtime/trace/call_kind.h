@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What a flight-recorder hook stores of a call: a packed descriptor of a few words (kind,
 // dtype, op, root or peer, count, tag), no strings; a snapshot decodes it to names.
 #pragma once

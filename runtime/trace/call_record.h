@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // One call in a flight recorder: a fixed-size entry of a ring, written by the thread that
 // runs the call with relaxed stores (no lock, no allocation, no strings: the call's packed
 // descriptor, trace/call_kind.h) and read at any time by a snapshot, which decodes it.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A communicator's flight recorder, always on: the last NEXAR_TRACE_BUFFER collectives and
 // the last NEXAR_TRACE_BUFFER other calls (point to point; agree, shrink, revoke,
 // rebuild), each in a ring of CallRecords.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // This process's flight records, for hang reports and /status (docs/observability.md).
 #pragma once
 

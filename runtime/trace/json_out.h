@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A small JSON writer for snapshots and trace files: appends to a string, puts the commas,
 // escapes strings. Only what the recorder writes: objects, arrays, strings and numbers.
 #pragma once

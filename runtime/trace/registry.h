@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The live communicators' recorders of this process, for snapshots (flight_recorder.cc).
 #pragma once
 

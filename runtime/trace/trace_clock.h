@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The recorder's clock: nanoseconds since the Unix epoch, so the records of ranks on
 // different hosts line up (as well as their clocks agree). The flight recorder, always on,
 // reads the kernel's coarse clock (a vDSO read of the last tick, ~10 ns, a few ms of

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // NEXAR_TRACE: a job that fails still leaves its trace files. Besides the world's
 // destruction and exit (trace_log.cc), the file is written when the process is ended by a
 // signal: SIGTERM (nexrun's teardown of the ranks), SIGINT, and the fatal ones (SIGABRT

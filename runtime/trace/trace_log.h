@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // NEXAR_TRACE=DIR: every call this process makes, kept in memory as it ends and written at
 // the world's destruction (and at exit) to DIR/nexar-trace-rank<R>.json, a Chrome/Perfetto
 // trace (JSON traceEvents, complete "X" events; pid = rank, one track per communicator's

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The per-peer transport interface between the point-to-point engine and a transport
 // (QUIC between hosts, the in-process self link; shared memory later). A transport moves
 // framed messages: a header (context, tag, length) and a payload.

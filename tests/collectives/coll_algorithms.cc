@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Every collective algorithm, forced in turn through NEXAR_ALGO, on in-process worlds
 // (thread_world.h) of 1..8 ranks ("[long]": 11 and 16), counts 0, 1, fewer than the
 // ranks and odd primes, several roots, in place and out of place, against references

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // One check per collective: runs it on a ThreadWorld of p ranks with the algorithm
 // currently forced (or chosen), and compares every rank's result with a locally computed
 // reference. Failures are Catch REQUIREs naming the case.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Unit tests of the local reduction kernels (core/reduce.h) and dtype conversions
 // (core/dtype.h): every dtype x op against an independent element-wise reference, odd
 // lengths, unaligned pointers, each ISA against the scalar one, float16/bfloat16

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Algorithm selection (cost model, NEXAR_ALGO, logging), the algorithm table, and the
 // local argument validation.
 #include <catch.hpp>

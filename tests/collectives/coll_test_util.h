@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Shared by the collective tests: per-rank test data that is distinct per rank and per
 // element yet reduces exactly (so any association order gives the reference's bits),
 // a sequential reference reduction, and scoped NEXAR_* settings.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The collectives with a count per rank on in-process worlds (thread_world.h): every
 // algorithm forced in turn, worlds of 1..8 ranks, uniform / hot-receiver / empty-rank
 // counts, blocks end to end or reversed with gaps (gaps must keep their sentinel bytes),

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Test harness: a CollContext for N ranks that are threads of this process, exchanging
 // messages through one mutex-protected set of queues. Matching is on (source, tag), in
 // order. Messages up to eager_bytes are copied at send time; larger ones are copied

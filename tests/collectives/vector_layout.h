@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Test layouts for the collectives with a count per rank: who sends how many elements to
 // whom (uniform, one hot receiver, empty ranks), and where each block lies in a buffer
 // (in rank order, or reversed with a gap before every block, so a write into a gap shows).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // coll_e2e_probe: the rank program of the end-to-end collective tests, run under nexrun.
 //   nexrun -np P coll_e2e_probe SCENARIO[,SCENARIO...]
 // Scenarios: sweep, dtypes, identical, large, nonblocking, invalid, algo_error,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Collectives end to end: coll_e2e_probe ranks started by nexrun, over real QUIC on
 // loopback. Many checks are grouped into one nexrun run per world size and algorithm
 // round: round i forces, for every collective, its i-th applicable algorithm (from the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // One collective call of an end-to-end test, through the public C API: Prepared builds
 // this rank's buffers (inputs from e2e_reference.h, outputs pre-filled with a sentinel and
 // followed by guard bytes), starts the call blocking or non-blocking, and afterwards

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Correctness scenarios: every collective against local references, every dtype x op of
 // allreduce, bit identity across ranks, and vectors above 8 MiB.
 #include <algorithm>

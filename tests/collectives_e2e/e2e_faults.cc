@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Error scenarios: local argument errors (every rank makes the same bad call, so the next
 // collective still matches), an algorithm forced where it cannot run, and ranks that
 // disagree (every rank must get NEXAR_ERR_MISMATCH naming both calls, promptly).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Non-blocking collectives: several outstanding at once, mixed with blocking ones,
 // complete as if issued in order (every rank runs them in issue order).
 #include <chrono>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Shared by the scenarios of coll_e2e_probe, the rank program of the end-to-end
 // collective tests (started by nexrun; see coll_e2e_test.cc). A failed check prints the
 // rank, the place, what was wrong and the library's last error, then exits 1.

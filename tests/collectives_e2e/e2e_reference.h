@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The end-to-end tests' own model of the reductions, written from the API's contract and
 // sharing no code with the library: element values, op application per dtype (integers
 // wrap, float16/bfloat16 round to nearest even from the exact result), AVG, identities,

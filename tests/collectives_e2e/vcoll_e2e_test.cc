@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The collectives with a count per rank end to end: vcoll_probe ranks started by nexrun,
 // on shared memory (the default on one host) and on QUIC, worlds of 1 to 8 ranks, split
 // communicators, and ranks whose counts disagree.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // vcoll_probe: the rank program of the end-to-end tests of the collectives with a count
 // per rank, run under nexrun.
 //   nexrun -np P vcoll_probe SCENARIO[,SCENARIO...]

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rank program for the communicator tests (`comm_probe <scenario>` under nexrun), written
 // against the C++ wrapper as numr-style code would be. Exits non-zero with a message on any
 // difference from what is computed locally.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Communicators end to end: split, dup, nested splits, destroy order, threads, numr-style
 // code and 3-D parallel groups, with real ranks under nexrun.
 #include <catch.hpp>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // NEXAR_DEBUG_FILE: %r names the file after the rank, so the file opens only once the rank
 // is known (issue 19: lines logged before nexar_init knew it opened "<name>.-1").
 #include <sys/stat.h>

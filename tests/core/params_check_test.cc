@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The environment check: typos of parameter names and malformed values are named.
 #include <catch2/catch.hpp>
 #include <cstdlib>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The C API's device-buffer contract where CUDA support is missing, run in a world of one
 // rank (no launcher). NEXAR_CUDA_PLUGIN points at a path that does not exist (set by
 // ctest), so CUDA support cannot be had even on a machine with a GPU. A stand-in driver

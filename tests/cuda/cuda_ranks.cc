@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rank program for the GPU tests (started by nexrun): device buffers through point to
 // point and every collective the device layer routes, each result checked against what
 // the host computes. Prints "rank R: <scenario> ok" or names the first wrong element.

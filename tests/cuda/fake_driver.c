@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 /* A stand-in for the CUDA driver with the driver's SONAME (libcuda.so.1), for machines
  * without a GPU: it answers cuPointerGetAttribute the way the real driver does for device
  * memory, for one address range the test registers, and "not a CUDA pointer" otherwise.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Device buffers end to end on a machine with a GPU; skipped, visibly, without one (exit
 // code 77, which ctest reports as skipped). Every scenario runs cuda_ranks under nexrun.
 #include <catch.hpp>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The device layer without a GPU: detection when no CUDA driver is loaded, the CPU adapter,
 // and the plugin's loading and ABI checks (the real libnexar-cuda.so when it was built).
 #include <catch.hpp>

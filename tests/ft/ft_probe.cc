@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rank program for the fault-tolerance tests (`ft_probe <scenario> [victims]` under
 // nexrun --enable-recovery): ranks die by SIGKILL at chosen moments, the survivors recover with
 // revoke / agree / shrink and prove that the shrunk communicator is a full one (every

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Fault tolerance end to end (tests/ft/ft_probe.cc): a rank SIGKILLed inside a collective,
 // between calls, inside the agreement, inside the shrink (cascading), two at once, the
 // coordinator (rank 0) among them; a revoke that reaches ranks blocked in a collective.

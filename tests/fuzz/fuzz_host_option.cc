@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexrun -H: "h1:2,h2,[fd00::1]:4". Accepted hosts have a name and 1..4096 slots each
 // (a repeated host adds up, so only >= 1 is promised for the sum).
 #include "fuzz_input.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexrun --hostfile text (Open MPI's syntax): hosts with names and slots, or a named error.
 #include "fuzz_input.h"
 #include "launcher/host_list.h"

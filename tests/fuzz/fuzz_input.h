@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What every fuzz target shares: the input as text, and a check that stops the run (abort:
 // libFuzzer keeps the input as a crash) when a parser breaks a promise of its header.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // NEXAR_* values and names as the environment check reads them: lines of "NAME=value"
 // (the check names every problem, never crashes), and every value parsed as each type.
 #include <sstream>

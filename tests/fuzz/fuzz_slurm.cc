@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // SLURM's variables: the first byte picks SLURM_JOB_NODELIST (hostlist expressions such as
 // r[1-2]-n[01-02]) or SLURM_TASKS_PER_NODE ("2(x3),1"); the rest is the value. Either
 // expands within its bound or is refused with a named error.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Without libFuzzer (the normal and sanitizer builds): runs a fuzz target over every file
 // of the given corpus directories, so each seed and each input a finding left stays a test.
 #include <dirent.h>

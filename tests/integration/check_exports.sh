@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 # Fails if libnexar exports anything but nexar_* functions, or lacks a versioned SONAME.
 set -euo pipefail
 lib=$1

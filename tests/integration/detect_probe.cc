@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rank program for the failure-detection tests: `detect_probe kill|stop` under nexrun
 // --no-kill. The last rank (the victim) SIGKILLs or SIGSTOPs itself once every other rank
 // waits in a receive from it; each survivor prints how long it took to learn:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Failure detection on one host (docs/architecture.md "Failure"): a rank SIGKILLed or
 // SIGSTOPped under nexrun --no-kill (the survivors keep running), over shared memory and
 // over QUIC forced on one host. Every survivor waits in a receive from the victim and

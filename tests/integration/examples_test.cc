@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The bundled examples run under nexrun and print what they compute.
 #include <catch.hpp>
 

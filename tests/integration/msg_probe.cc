@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rank program for the messaging tests (probe, statuses, gather/scatter lists, groups):
 // `msg_probe all|fail` under nexrun. `all` runs every scenario on the world, then on a
 // split communicator whose ranks run in reverse world order. Each check exits non-zero

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rank program for the point-to-point integration tests: `p2p_probe <scenario>` under
 // nexrun. Each scenario checks its own results against data computed locally and exits
 // non-zero with a message on any difference.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Point to point end to end: real ranks started by nexrun, talking over QUIC on loopback.
 #include <catch.hpp>
 

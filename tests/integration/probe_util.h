@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Shared by the rank programs that integration tests start under nexrun: checks that
 // print the failing expression, the rank and the library's last error, then exit 1.
 #pragma once

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 # A stock PyTorch program using env:// rendezvous, run unchanged under nexrun: torch reads
 # MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE and LOCAL_RANK from nexrun's environment.
 import datetime

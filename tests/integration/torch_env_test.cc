@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // API.md's torchrun names in practice: a PyTorch program with init_method="env://" (gloo)
 // runs unchanged under nexrun. Needs Debian's python3-torch; skipped visibly without it.
 #include <catch.hpp>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexrun's command line and launch failures: clear one-line errors, prompt exits.
 #include <sys/stat.h>
 

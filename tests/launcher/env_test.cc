@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The environment of every rank (API.md's table) and how credentials reach ranks.
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Failure handling: one line naming the failing rank, the others stopped within about a
 // second with no process left, and nexrun exits with the rank's status.
 #include <signal.h>

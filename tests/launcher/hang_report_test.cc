@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The hang-report analyzer on hand-written records in trace::snapshot_json's format.
 #include <catch2/catch.hpp>
 

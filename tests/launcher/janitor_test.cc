@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The janitor (`nexrun --janitor DIR JOB_ID`, launcher/janitor.h): it leaves everything
 // alone while its pipe is open, and once the pipe ends (nexrun gone, however) removes the
 // credential directory and the job's /dev/shm names, and nothing of another job.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Runs nexrun (path from $NEXRUN) as a child of a test, with bounded waits everywhere:
 // read its output as it comes, signal it, and collect how it ended. A process still
 // running when the object dies is killed with SIGKILL (its ranks follow by PDEATHSIG).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // One-host nexrun options added for many hosts: MPMD, -x, --output-filename,
 // --timestamp-output, --display-map / --dry-run, -H naming this host only.
 #include <catch.hpp>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Output forwarding: whole lines, --tag-output prefixes, partial last lines flushed.
 #include <catch.hpp>
 #include <regex>

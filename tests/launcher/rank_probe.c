@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 /* A rank program for the launcher tests. Every mode prints "ready <rank> pid=<pid>" once set
    up, and no mode runs longer than 30 s, so nothing outlives a broken test for long.
      env [ms [r code]]    print the job environment ("env <rank> NAME=value"), stay ms

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // For tests that run a rank program under nexrun and check what every rank printed.
 // Include after <catch.hpp>.
 #pragma once

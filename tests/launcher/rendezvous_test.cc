@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The job's rendezvous service answers during the job, over HTTP/3 with mutual TLS, to a
 // stock client (Debian's gtlsclient) holding a rank's credential, and to no one else.
 #include <signal.h>

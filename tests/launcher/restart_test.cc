@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Fault tolerance in nexrun: --enable-recovery (survivors keep running, a failure they
 // finish after is not the job's status), --max-restarts (gang restart with a fresh
 // rendezvous and the attempt number in every rank), --respawn (a replacement process for

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A start that fails after the shared-memory inboxes exist (launcher janitor test): every
 // rank prints "job <NEXAR_JOB_ID>" and calls nexar_init; the last rank kills itself the
 // moment the first inbox of the job appears in /dev/shm (inotify): it never maps the

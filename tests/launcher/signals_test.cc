@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Signals to nexrun: forwarded to every rank (SIGUSR1 prints a hang report instead);
 // SIGTERM stops the job; SIGKILL of nexrun takes the ranks down (PDEATHSIG).
 #include <signal.h>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Shrink across two namespace hosts (nsenter agents): a rank on the second host is
 // SIGKILLed inside an allreduce; the survivors on both hosts (QUIC between them, shared
 // memory within each) revoke, agree and shrink, then check every collective, a split and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The cross-rank hang report across two namespace hosts: rank 3 (on the second host)
 // sleeps in its own code before an allreduce; the others time out and nexrun, on the
 // first, names it from the records every rank sent through the rendezvous.

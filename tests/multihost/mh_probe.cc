@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rank program for the many-host tests: `mh_probe collect` runs point to point, barrier,
 // allreduce and a split by host and checks every result; `mh_probe loop` runs collectives
 // until one fails (a host cut off) and prints the error it got.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexrun across hosts that are network namespaces of this machine, with the launch agent
 // `nsenter --net=/var/run/netns/{host}`: collectives and splits across hosts, host files,
 // MPMD, output options, start-up errors, a link cut mid-job, and a launcher killed mid-job.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Hosts as network namespaces (../shared/design/TESTBED.md): a bridge brmh with
 // 169.254.77.254/24 and fd00:77::fe/64, and per host a namespace mh<X> whose eth0 has
 // 169.254.77.<i>/24 and fd00:77::<i>/64. Everything is removed by down() (also leftovers of

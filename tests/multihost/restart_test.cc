@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Restarts across namespace hosts (nsenter agents): --max-restarts starts new agents and a
 // new rendezvous per attempt, --respawn makes the agent start one rank again, and
 // nexar_comm_rebuild joins the survivors and a replacement on another host.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // One testbed per test program, made on first use with n hosts and removed at exit; tests
 // call it first and return when it is null (a WARN says why: not root, no namespaces).
 // Include after <catch.hpp>.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 # A real SLURM cluster on this machine (../shared/design/TESTBED.md): munged on a private
 # socket, slurmctld on the bridge address, one slurmd per namespace host (n1 in mhA,
 # n2 in mhB, made by the test first). Everything lives in DIR; `down` stops what `up`

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexrun inside a real SLURM allocation: munged, slurmctld and two slurmd (n1 in namespace
 // mhA, n2 in mhB), started and stopped by this test (slurm_cluster.sh). nexrun takes the
 // rank count and nodes from SLURM and starts its agents with one srun step.

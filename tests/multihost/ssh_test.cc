@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexrun's default kind of launch agent, ssh, for real: an OpenSSH server (Debian's
 // openssh-server) in each of two namespace hosts, reached with `ssh -F <config> {host}`
 // (the config only adds the test's port, keys and no known-hosts file). Collectives across

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The pure parts of many-host launching: host lists, hostfiles, SLURM expressions, rank
 // mapping, the agent channel's encoding, and address selection.
 #include <catch.hpp>

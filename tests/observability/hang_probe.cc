@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rank program for the hang-report tests: `hang_probe <sleeper> <seconds> <marker>` runs
 // six allreduces, then rank <sleeper> sleeps <seconds> in its own code (not in nexar)
 // before the seventh while the others wait in it. Prints "sleeping <rank>" before the

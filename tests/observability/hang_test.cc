@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // End to end: a rank that sleeps in its own code before an allreduce while the others wait
 // in it. The others time out (NEXAR_TIMEOUT) and nexrun prints the cross-rank report
 // naming the sleeper; SIGUSR1 to nexrun prints one without any timeout; errors and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Engine::iprobe / Engine::probe: messages already here and messages whose header arrived
 // are seen without being received, with the filters, the timeout and an abort.
 #include <catch.hpp>

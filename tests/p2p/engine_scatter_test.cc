@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Engine::irecvv: one message scattered across regions in order, whether it is stored,
 // sent inline, placed by the receiver (CMA) or copied through the ring; a message longer
 // than the regions fails the receive and writes nothing.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Shared by the engine tests: two engines joined by real shared memory (ShmPair) and
 // payloads that differ per message.
 #pragma once

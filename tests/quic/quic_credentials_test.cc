@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Job credentials: files, modes, identities, loading errors, gtlsclient compatibility.
 #include <gnutls/gnutls.h>
 #include <sys/stat.h>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Goodput of one stream between two endpoints in this process over loopback:
 //   quic_goodput [bytes (default 1 GiB)] [packet size (default 65000)]
 // The payload is a repeated 1 MiB pattern, checked byte for byte on arrival; exit status

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Handshakes, identities, refusals, clean close, garbage, idle survival, IPv6.
 #include <netinet/in.h>
 #include <sys/socket.h>

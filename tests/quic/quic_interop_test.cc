@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Interoperability with Debian's stock HTTP/3 client (ngtcp2-client's gtlsclient): given
 // a job credential file as --cert and --key, it passes our server's in-handshake client
 // verification, and the server learns its identity from the certificate.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // QuicLink::cancel between two real links on loopback: it returns only once QUIC can no
 // longer read the cancelled send's buffer, even when the progress thread is busy longer
 // than the 5 s the cancel once gave up after (issue 19).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A peer process holding a connection is SIGKILLed (or SIGSTOPped): the survivor's
 // on_closed(PEER_LOST) must come within idle_timeout + 1 s.
 #include <poll.h>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A peer in its own process for the peer-death test: connects to a server, prints
 // "connected" once the handshake is done, then idles until killed (60 s at most).
 //   quic_peer_helper <credential file> <server host:port> <server rank> <idle s> <keepalive s>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rank program for quic_poll_test: `quic_poll_probe pingpong|spin_lost` under nexrun with
 // NEXAR_TRANSPORT=quic. Every check is against data computed locally; any difference
 // exits non-zero with a message.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Waiting threads that read the QUIC socket themselves (Endpoint::poll through the
 // engine's waiter, NEXAR_QUIC_SPIN_US): real ranks under nexrun, NEXAR_TRANSPORT=quic.
 #include <catch.hpp>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Stream payloads: one 64 MiB stream with a checksum, 100 concurrent streams.
 #include <catch.hpp>
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Shared pieces of the QUIC tests: a job's credentials in a temporary directory, endpoint
 // construction, and TestApp, an Application that sends and checks streams and records
 // what happened so the test thread can wait for it (with timeouts).

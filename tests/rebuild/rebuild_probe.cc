@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rank program for nexar_comm_rebuild under nexrun. Usage: rebuild_probe <scenario> <victim>
 //   respawn  the victim kills itself (SIGKILL) after a first allreduce; the survivors see
 //            their barrier fail, rebuild, and the replacement's nexar_init returns the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // nexar_comm_rebuild with nexrun --respawn: a rank is killed, nexrun starts its replacement
 // (NEXAR_RESTART_COUNT=1), the survivors rebuild and the replacement's nexar_init returns
 // the same new world; it must be a full world (rebuild_probe's checks). Without a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Server and clients end to end over real QUIC + TLS + HTTP/3 on 127.0.0.1.
 #include <catch.hpp>
 

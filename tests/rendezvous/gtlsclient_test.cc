@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A stock HTTP/3 client against the rendezvous: Debian's gtlsclient (ngtcp2-client)
 // with a rank's credential file reads /status and gets the server's validation errors;
 // without a certificate it is refused. Skipped when gtlsclient is not installed.

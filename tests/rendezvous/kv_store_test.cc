@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // KvStore alone: values, the add counter, waiters completed by set/add or by expiry.
 #include <catch.hpp>
 

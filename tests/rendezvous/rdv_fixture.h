@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rendezvous on loopback for tests: fresh job credentials in a temp dir, a server
 // endpoint with the launcher's credential serving rendezvous::Server, and clients that
 // connect through endpoints of their own with rank credentials.

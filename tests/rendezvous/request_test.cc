@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Parsing and validation of rendezvous requests, and the request line a client builds.
 #include <catch.hpp>
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The Service (store + waits + status) and the DeadlineTimer that drives wait expiry,
 // without any network: the same objects the server runs on its progress thread.
 #include <catch.hpp>

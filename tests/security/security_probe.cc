@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rank program for the security tests: forms the job, reports where its rendezvous and
 // credential are, waits (bounded) for the test to finish its attacks, then checks that only
 // the messages its peers really sent arrive, and that the job still works.

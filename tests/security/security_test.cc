@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Mutual TLS per job, end to end: while a real job runs, clients without a certificate,
 // with another job's certificate, or with rank 2's certificate claiming to be rank 1 try
 // to join the mesh and the rendezvous. Each is refused, nothing they send is delivered,

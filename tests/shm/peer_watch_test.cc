@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The peer watch (transport/shm/peer_watch.h) against real child processes: an exit is
 // reported at once, a heartbeat that stands still gets its process killed and reported,
 // a peer that said goodbye may fall silent; and the tokens that carry the pids.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The shared-memory transport end to end: real ranks under nexrun on one host.
 #include <catch.hpp>
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The shared-memory transport in one process: segments, rings, and two engines joined by
 // real shared memory (ShmPair), with CMA and with copies through the ring.
 #include <fcntl.h>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Test harness: two "ranks" in one process, each with its own engine and shared-memory
 // hub, joined by real shared memory (inboxes in /dev/shm, rings, CMA on our own pid).
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rank program for the shared-memory tests under nexrun.
 //   clean     after init nothing of this job is left in /dev/shm
 //   idle_cpu  rank 0 sleeps 1 s before a barrier; the others report the CPU time they

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The shared-slot collectives end to end: real ranks under nexrun on one host, each
 // algorithm forced in turn (slot_probe.cc says what every scenario checks).
 #include <catch.hpp>

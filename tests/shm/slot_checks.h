@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What the slot-collective tests share: running slot_probe (slot_probe.cc says what each
 // scenario checks) under nexrun with an algorithm forced, and the checks of its error
 // scenarios, so every algorithm is held to the same bar.

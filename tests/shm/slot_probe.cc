@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rank program for the shared-slot collectives (NEXAR_ALGO forces which), under nexrun.
 //   counts    allreduce at counts 0, 1, < p, odd, the inline limit and limit + 1 (4096 B),
 //             1 MiB + odd, in and out of place, int64 sum / float64 max / uint8 min /

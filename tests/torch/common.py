@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 """Shared setup of the torch backend's tests: a "nexar" world under nexrun, bounded in time."""
 import datetime
 import sys

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 """DistributedDataParallel on the "nexar" backend: two training steps on every rank equal
 the same two steps of one process on the whole batch (float64, so only rounding differs)."""
 import copy

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 """A nexar failure in an async operation surfaces as a Python exception naming it, through
 Work.wait() and through the Work's Future (what DDP waits on). Each failure breaks the
 communicator of its group (two full-world groups), the world stays usable."""

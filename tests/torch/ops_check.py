@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 """Every torch.distributed operation on the "nexar" backend, exact against a local reference.
 
 Run under nexrun with any number of ranks: each rank computes what every rank contributed

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 """Test helper: checks the merged trace of tests/trace/trace_probe.c run on NP ranks.
 
     check_merged_trace.py MERGED.json NP

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
 """Test helper: parses a JSON file and prints the values the test asks for.
 
     json_check.py FILE EXPR...   each EXPR is a Python expression over `d` (the document)

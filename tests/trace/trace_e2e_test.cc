@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // NEXAR_TRACE end to end: ranks under nexrun (shared memory, and QUIC) write their trace
 // files, tools/nexar-trace-merge.py joins them, and the merged timeline holds every rank's
 // collectives (the same sequence numbers everywhere), the failing one with its error, and

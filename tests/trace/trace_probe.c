@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 /* A rank for the trace end-to-end test: a few collectives (blocking and not), a ring of
  * point-to-point messages, then a collective on a duplicate communicator that fails
  * (rank 0 calls broadcast where the others call allreduce), then the world ends, which

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The flight recorder on its own: ring wrap, call states, queued collectives, point to
 // point numbering, the off switch, snapshots taken while a thread records, and the JSON
 // of a snapshot and of a trace file (parsed by python3's json module).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Runs a job of uid_probe processes without nexrun: members[0] makes the id and writes it
 // to a file in a private directory, the others read it; each process is started by the
 // test (optionally inside a namespace host) and every wait is bounded.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Started without nexrun on two namespace hosts (tests/multihost): the id's rendezvous is
 // on the maker's own non-loopback address (no NEXAR_ADDR), shared memory within a host,
 // QUIC between them.

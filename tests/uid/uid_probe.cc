@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A rank program started WITHOUT nexrun (tests/uid/uid_test.cc starts several): it joins
 // with nexar_init_rank, the id read from a file that one of them (--make) writes with
 // nexar_get_unique_id.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Starting without nexrun: the test starts each rank itself (uid_probe), one of them makes
 // the unique id and writes it to a file the others read; every wait is bounded.
 #include <catch.hpp>

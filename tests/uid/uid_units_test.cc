@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The unique id's bytes and the job secret it carries, in-process.
 #include <catch.hpp>
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Socket addresses: IPv4/IPv6 literals in and out.
 #pragma once
 

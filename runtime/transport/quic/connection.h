@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // One QUIC connection as its Application sees it. See endpoint.h for threading: every
 // call here and every Application callback happens under the endpoint's lock (on its
 // progress thread, or on a thread inside Endpoint::try_run or Endpoint::poll).

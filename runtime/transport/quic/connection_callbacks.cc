@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 #include "transport/quic/connection_callbacks.h"
 
 #include <ngtcp2/ngtcp2_crypto.h>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The ngtcp2 callback table of a ConnectionImpl (connection_callbacks.cc).
 #pragma once
 

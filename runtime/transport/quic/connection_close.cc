@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Every way a connection ends, and the Status the Application sees in on_closed:
 //   local close() / ~Endpoint          -> ok() (app_error 0) or PROTOCOL with the reason
 //   CONNECTION_CLOSE from the peer     -> PEER_LOST "closed by peer" (AUTH for a TLS alert,

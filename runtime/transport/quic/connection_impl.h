@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The QUIC connection behind the Connection interface: an ngtcp2_conn, its GnuTLS
 // session, and the glue to the endpoint (socket, CID map, timers) and the Application.
 // Everything here runs under the endpoint's lock (endpoint.h).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Packets in, packets out, timers. Outgoing packets of one write() go out as one GSO
 // batch of equal-size segments (only the last may be shorter), at most the congestion
 // controller's send quantum in bytes (at least kMinBurstPackets packets), then pacing

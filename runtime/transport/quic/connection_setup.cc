@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Creating a connection: ngtcp2 settings and transport parameters from the endpoint's
 // config, the callback table, connection IDs, and the GnuTLS session.
 #include <ngtcp2/ngtcp2_crypto_gnutls.h>

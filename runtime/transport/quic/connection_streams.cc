@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The Connection methods an Application calls, and the handshake's hand-over to it.
 #include "core/log.h"
 #include "transport/quic/endpoint_impl.h"

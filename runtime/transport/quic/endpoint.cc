@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Endpoint creation and its thread-safe API; connection bookkeeping for the loop.
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>

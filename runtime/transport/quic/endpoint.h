@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A QUIC endpoint: one UDP socket, one progress thread, many connections found by
 // connection ID. Connections carry byte streams to an Application (the nexar message
 // layer, or HTTP/3 for the rendezvous); the endpoint does the I/O, TLS, timers, GSO/GRO.

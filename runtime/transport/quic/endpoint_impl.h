@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The endpoint behind the Endpoint interface: socket, progress thread, CID map, posted
 // work. endpoint.cc: creation and the thread-safe API; endpoint_loop.cc: the thread;
 // endpoint_poll.cc: the lock, and the work other threads do under it (try_run, poll).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The progress thread: one ppoll over the socket, the wake-up eventfd and the timerfd,
 // with the earliest ngtcp2 expiry as a nanosecond timeout (timer slack 1 ns, so pacing is
 // not throttled by the kernel's default 50 us slack). It holds io_mu_ except while it

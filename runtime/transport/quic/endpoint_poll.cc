@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The endpoint's lock, and the work threads other than the progress thread do under it:
 // a sender writes its own packets (try_run), a waiting thread reads the socket itself
 // (poll). Either way no thread hand-off (an eventfd or futex wake-up, tens of microseconds

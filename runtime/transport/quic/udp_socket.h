@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The endpoint's UDP socket: non-blocking, GSO send (UDP_SEGMENT), GRO receive (UDP_GRO)
 // in recvmmsg batches, ICMP errors (IP_RECVERR) reported per destination.
 #pragma once

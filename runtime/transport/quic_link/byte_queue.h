@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Outgoing bytes of one stream that the link owns (the control stream's frames): kept
 // until the peer acknowledges them, since QUIC may retransmit any unacknowledged byte.
 #pragma once

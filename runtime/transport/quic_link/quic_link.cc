@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // QuicLink lifecycle: dialing or adopting a connection, the HELLO exchange, and what
 // happens when the connection goes away.
 #include "transport/quic_link/quic_link.h"

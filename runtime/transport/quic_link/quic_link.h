@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A PeerLink over one QUIC connection: the nexar message protocol of wire.h. Sends come
 // from user threads (queued under a mutex, then written by the sending thread itself when
 // the endpoint is free, else by the progress thread); receives are parsed under the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // QuicLink receive side (progress thread): control-stream frames in order, large payloads
 // on their own streams, and flow-control credit returned only as the engine accepts data.
 #include <algorithm>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // QuicLink send side. User threads queue frames and large messages under mu_, then the
 // sender itself (Endpoint::try_run) or the progress thread hands bytes to QUIC (next_write
 // / on_written); a large send completes only when the peer acknowledged all of it (QUIC

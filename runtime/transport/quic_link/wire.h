@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The nexar message protocol on a QUIC connection (ALPN "nexar/1").
 //
 // Each side writes frames on one bidirectional control stream (the client opens it):

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 #include "transport/shm/cma.h"
 
 namespace nexar::shm {

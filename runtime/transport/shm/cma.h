@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Cross-memory attach: copying from another process's memory with one system call and
 // one copy (process_vm_readv). Permitted for a process of the same user unless Yama's
 // ptrace_scope forbids it; whether it works is tested once per pair at connection.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A wake-up word that may live in shared memory. Threads (of this process or another)
 // that wait for something sleep on `seq`; whoever makes that something happen publishes
 // it, then rings: a system call only when someone sleeps, nothing otherwise.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The layout of a rank's inbox: one shared-memory segment per rank, created by its owner
 // and mapped by every rank on the same host. It holds the owner's doorbells and one
 // single-producer/single-consumer ring per local peer (that peer writes, the owner reads).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Watches processes of this job on this host (docs/architecture.md "Failure"). One thread:
 //  - learns at once that a watched process exited: its pidfd turns readable (kill(pid, 0)
 //    every tick where pidfd_open is missing);

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What the shared-memory link needs from its sink beyond transport::InboundSink: writing
 // a large payload straight into the matched receive buffer (one copy, by the receiver,
 // from the sender's memory), and waiting for that receive when none is posted yet.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Work that waiting threads do for transports that need their help: polling shared-memory
 // rings. Non-blocking and thread-safe (a poll that finds another thread polling returns).
 #pragma once

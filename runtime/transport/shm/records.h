@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The records of the shared-memory link protocol (ring.h carries them; docs/shm.md):
 //
 //   MSG    MsgHeader, payload               a message of at most the shm eager limit

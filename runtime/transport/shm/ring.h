@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // One direction of a shared-memory link: a lock-free single-producer/single-consumer
 // ring of variable-size records in a peer's inbox. A record is an 8-byte header (size,
 // type) and its payload, contiguous in the ring: one that would wrap is preceded by a PAD

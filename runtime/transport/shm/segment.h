@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A POSIX shared-memory segment mapped into this process. The creator makes it with
 // O_EXCL and mode 0600 (only this user; never an existing object); an opener checks that
 // the object belongs to this user with mode 0600 before mapping it. Names are unlinked as

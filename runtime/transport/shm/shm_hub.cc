@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // ShmHub: creating this rank's inbox, the handshake with the ranks on this host, and the
 // progress (waiting threads' polls, the background thread, dead peers).
 #include "transport/shm/shm_hub.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The shared-memory side of one process: its inbox (inbox.h), the inboxes of the ranks on
 // its host, one ShmLink per such rank, and the progress around them:
 //  - poll(): waiting threads drain the rings themselves (no hand-off on the fast path);

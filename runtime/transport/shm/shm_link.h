@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A PeerLink to a rank on the same host, over two rings (ring.h): ours in the peer's
 // inbox, the peer's in ours. Messages up to the eager limit are copied into the ring and
 // out of it; larger ones are announced (RTS) and move once their receive is posted: read

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // ShmLink receive side (the hub's poller, one thread at a time): records from the peer's
 // ring in order, large payloads read from the peer once their receive is posted, and the
 // queued sends pushed as room appears.

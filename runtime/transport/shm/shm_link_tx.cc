@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // ShmLink send side: records into our ring in the peer's inbox, in order; what does not
 // fit waits in queue_ until the peer drains (it then rings our background thread).
 #include <algorithm>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // A staging segment: shared memory that every member of a slot collective may write, for
 // the algorithms that need more than the owner-written slots (allreduce shm_stage). One
 // member (the owner, comm rank 0) creates an anonymous memfd (mode 0600, no name in any

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // What a rank publishes at the rendezvous so that ranks on its host can reach its inbox:
 // "shm:<pid>:<pid namespace>:<mount namespace>:<inbox name>", or without shared memory
 // (NEXAR_TRANSPORT=quic) "pid:<pid>:<pid namespace>", which still lets ranks on its host

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Issuing the job's certificates: a self-signed CA and leaf certificates for each party,
 // all ECDSA P-256 / SHA-256, valid from one hour ago for 30 days.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // How a credential names its job and party, in one place: the certificate's subject is
 //   CN=nexar-rank-<r>,O=nexar-job-<jobid>   or   CN=nexar-launcher,O=nexar-job-<jobid>
 // and the CA's is CN=nexar-ca,O=nexar-job-<jobid>. Job ids are limited to characters

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Job credentials: nexrun makes a fresh certificate authority (ECDSA P-256) per job and a
 // certificate per rank naming the job and the rank, plus one for the launcher itself
 // (the rendezvous service). Each party gets one PEM file, mode 0600, holding

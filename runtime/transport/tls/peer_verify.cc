@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Verification of the peer's certificate: chain to the job CA, key purpose, job, party.
 #include <gnutls/x509.h>
 

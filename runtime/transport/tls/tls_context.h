@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // The one seam between nexar and its TLS library (GnuTLS). Everything else sees only
 // Identity and opaque sessions. QUIC's TLS: TLS 1.3 only, AES-128-GCM only, mutual
 // authentication against the job's CA; the peer's identity is read from its certificate.

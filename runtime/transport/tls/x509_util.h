@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
 // Small RAII holders and helpers for GnuTLS x509 objects, shared by the credential
 // generator and the TLS context (the only users of GnuTLS besides ngtcp2's glue).
 #pragma once
