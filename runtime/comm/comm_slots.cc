@@ -163,7 +163,9 @@ Status CommSlots::wait(coll::SlotField field, uint64_t seq, int r) {
   int64_t t0 = 0;
   ctx_.wait_begin(waited, &t0);
   Status stop;
-  int64_t last_tick = coarse_tick();
+  // The first look checks at once: a loss or abort during the spin above moved the epoch
+  // before it is read here, and nothing rings again (it slept on to its one-second check).
+  int64_t last_tick = 0;
   uint64_t last_epoch = comm_.engine().abort_epoch();
   const auto done = [&] {
     while (next < end && ready(next)) ++next;
