@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // Lifetime and queries: init, destroy, abort, rank/size, timeouts, version.
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "api/api_state.h"
@@ -64,10 +66,13 @@ NEXAR_API nexar_result_t nexar_comm_destroy(nexar_comm_t comm) {
   Status st;
   if (usable) st = nexar::api::barrier_of(comm->comm);
   // The world's last handle (nexar_init's, or a shrink of it) closes the connections. On
-  // a broken communicator it says goodbye without waiting for the answers: a peer that
-  // stopped answering would hold it up for another timeout.
+  // a broken communicator it does not wait for the peers' goodbyes (a peer that stopped
+  // answering would hold it up for another timeout), only, briefly, for its last messages
+  // to reach the live peers.
   const bool last_handle = comm->world && comm->world->drop_handle();
-  if (last_handle && !usable) (void)comm->world->shutdown(nexar::p2p::Clock::now());
+  if (last_handle && !usable)
+    (void)comm->world->shutdown(std::min(comm->comm->deadline(), nexar::p2p::Clock::now() + std::chrono::seconds(1)),
+                                /*broken=*/true);
   if (last_handle && usable && st.ok()) st = comm->world->shutdown(comm->comm->deadline());
   if (last_handle) {
     Status t = nexar::trace::write_trace_file();  // NEXAR_TRACE

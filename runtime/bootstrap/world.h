@@ -54,8 +54,12 @@ class World {
   // last one destroyed says goodbye to the peers (shutdown).
   void add_handle() { handles_.fetch_add(1); }
   bool drop_handle() { return handles_.fetch_sub(1) == 1; }
-  // Waits until every peer acknowledged what was sent, then closes the connections.
-  Status shutdown(p2p::Clock::time_point deadline);
+  // Waits until every peer acknowledged what was sent and said goodbye, then closes the
+  // connections. A broken world (broken = true) does not wait for the peers' goodbyes (a
+  // peer that stopped answering would hold it up for a whole timeout), only, until
+  // deadline, for what this rank sent to reach the peers still alive: a survivor may still
+  // wait for its last message (the barrier of a destroy that finished here first).
+  Status shutdown(p2p::Clock::time_point deadline, bool broken = false);
   // A communicator broke (comm::WorldInfo::on_broken): a timeout or a lost peer asks
   // nexrun for a hang report and waits for it, bounded (hang_responder.h).
   void on_comm_broken(const Status& why);

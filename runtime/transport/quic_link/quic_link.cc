@@ -79,6 +79,13 @@ Status QuicLink::wait_goodbye(std::chrono::steady_clock::time_point deadline) {
   return bye_received_ ? Status::Ok() : dead_;
 }
 
+Status QuicLink::wait_delivered(std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (!cv_.wait_until(lock, deadline, [&] { return !dead_.ok() || (ctrl_tx_.all_acked() && large_unacked_ == 0); }))
+    return Status(NEXAR_ERR_TIMEOUT, strprintf("rank %d did not acknowledge the last messages in time", peer_));
+  return Status::Ok();
+}
+
 void QuicLink::close() {
   endpoint_->post([this] {
     if (conn_) conn_->close(0, "communicator destroyed");

@@ -40,6 +40,9 @@ class QuicLink final : public transport::PeerLink, public quic::Application {
   // sent its own BYE (or deadline), so that closing loses nothing either way.
   void send_bye();
   Status wait_goodbye(std::chrono::steady_clock::time_point deadline);
+  // Waits until the peer acknowledged everything sent so far (or the connection ended, or
+  // deadline), without waiting for its BYE.
+  Status wait_delivered(std::chrono::steady_clock::time_point deadline);
   // Closes the connection cleanly (progress thread work; returns at once).
   void close();
   // The peer is known gone (its process exited on this host): the connection ends at once,
