@@ -15,14 +15,37 @@ CommCollContext::CommCollContext(Comm& comm, uint32_t seq, uint64_t descriptor)
 
 CommCollContext::~CommCollContext() {
   if (!tracked_) return;
-  const auto abandon = [this](p2p::RequestPtr& r) {
-    if (r && !r->is_done()) comm_.engine().cancel(r, Status(NEXAR_ERR_ABORTED, "collective abandoned after an error"));
-  };
-  for (p2p::RequestPtr& r : slots_) abandon(r);
-  for (p2p::RequestPtr* r : overflow_) {
-    abandon(*r);
-    delete r;
-  }
+  // Only an algorithm that returned an error of its own (not a transfer's) leaves some.
+  for_each_request([this](p2p::RequestPtr& r) {
+    if (!r->is_done()) comm_.engine().cancel(r, Status(NEXAR_ERR_ABORTED, "collective abandoned after an error"));
+  });
+  for (p2p::RequestPtr* r : overflow_) delete r;
+}
+
+template <class Fn>
+void CommCollContext::for_each_request(const Fn& fn) {
+  for (p2p::RequestPtr& r : slots_)
+    if (r) fn(r);
+  for (p2p::RequestPtr* r : overflow_)
+    if (*r) fn(*r);
+}
+
+size_t CommCollContext::unfinished() const {
+  size_t n = 0;
+  for (const p2p::RequestPtr& r : slots_) n += r && !r->is_done();
+  for (const p2p::RequestPtr* r : overflow_) n += *r && !(*r)->is_done();
+  return n;
+}
+
+Status CommCollContext::end_on_error(Status st) {
+  if (st.ok() || !failure_.ok()) return st;
+  failure_ = st;
+  if (!tracked_) return st;
+  const Status why(NEXAR_ERR_ABORTED, "collective abandoned after an error: " + st.to_string());
+  for_each_request([&](p2p::RequestPtr& r) {
+    if (!r->is_done()) comm_.engine().cancel(r, why);  // returns once no link touches r's buffer
+  });
+  return st;
 }
 
 void CommCollContext::track(coll::Pending* out, p2p::RequestPtr req) {
@@ -48,24 +71,26 @@ Status CommCollContext::engine_tag(int tag, int* out) const {
 
 Status CommCollContext::isend(int peer, int tag, const void* buf, size_t bytes, coll::Pending* out) {
   out->impl = nullptr;
-  int t;
-  NX_RETURN_IF_ERROR(engine_tag(tag, &t));
+  if (!failure_.ok()) return failure_;
+  int t = 0;
+  NX_RETURN_IF_ERROR(end_on_error(engine_tag(tag, &t)));
   tell_engine();
   deadline();  // counts from the first transfer
   p2p::RequestPtr req;
-  NX_RETURN_IF_ERROR(comm_.isend(comm_.coll_context(), buf, bytes, peer, t, &req, descriptor_));
+  NX_RETURN_IF_ERROR(end_on_error(comm_.isend(comm_.coll_context(), buf, bytes, peer, t, &req, descriptor_)));
   track(out, std::move(req));
   return Status::Ok();
 }
 
 Status CommCollContext::irecv(int peer, int tag, void* buf, size_t bytes, coll::Pending* out) {
   out->impl = nullptr;
-  int t;
-  NX_RETURN_IF_ERROR(engine_tag(tag, &t));
+  if (!failure_.ok()) return failure_;
+  int t = 0;
+  NX_RETURN_IF_ERROR(end_on_error(engine_tag(tag, &t)));
   tell_engine();
   deadline();
   p2p::RequestPtr req;
-  NX_RETURN_IF_ERROR(comm_.irecv(comm_.coll_context(), buf, bytes, peer, t, &req, &descriptor_));
+  NX_RETURN_IF_ERROR(end_on_error(comm_.irecv(comm_.coll_context(), buf, bytes, peer, t, &req, &descriptor_)));
   track(out, std::move(req));
   return Status::Ok();
 }
@@ -74,14 +99,21 @@ Status CommCollContext::wait(coll::Pending* p) {
   auto* req = static_cast<p2p::RequestPtr*>(p->impl);
   if (!req) return Status(NEXAR_ERR_INTERNAL, "wait on a transfer that never started");
   p->impl = nullptr;
-  const p2p::Request& r = **req;
+  Status st = failure_;  // set: the transfer was cancelled with the rest, the algorithm is told why
+  if (st.ok()) st = wait_one(*req);
+  release(req);
+  return end_on_error(st);
+}
+
+Status CommCollContext::wait_one(const p2p::RequestPtr& req) {
+  const p2p::Request& r = *req;
   int64_t t0 = 0;
   int waited = -1;  // recorded: the comm rank this wait blocks on
-  if (rec_ && !(*req)->is_done()) {
+  if (rec_ && !req->is_done()) {
     waited = comm_.comm_rank_of_world(r.kind == p2p::Request::Kind::SEND ? r.peer : r.src_filter);
     wait_begin(waited, &t0);
   }
-  Status st = comm_.wait(*req, deadline());
+  Status st = comm_.wait(req, deadline());
   if (waited != -1) wait_end(waited, t0);
   if (st.code() == NEXAR_ERR_INVALID_ARGUMENT) {  // longer than expected: ranks disagree
     st = comm_.fail(Status(NEXAR_ERR_MISMATCH, "collective data longer than expected: " + st.message()));
@@ -90,13 +122,16 @@ Status CommCollContext::wait(coll::Pending* p) {
                            strprintf("rank %d sent %zu bytes of collective data where rank %d expected %zu",
                                      comm_.comm_rank_of_world(r.source), r.bytes, comm_.rank(), r.capacity)));
   }
+  return st;
+}
+
+void CommCollContext::release(p2p::RequestPtr* req) {
   if (!std::less<>()(req, slots_.data()) && std::less<>()(req, slots_.data() + kInlineSlots)) {
     req->reset();
   } else {
     overflow_.erase(std::find(overflow_.begin(), overflow_.end(), req));
     delete req;
   }
-  return st;
 }
 
 void CommCollContext::tell_engine() {

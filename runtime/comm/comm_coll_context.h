@@ -44,6 +44,9 @@ class CommCollContext final : public coll::CollContext {
   // collective over messages is still NEXAR_ERR_MISMATCH. A slot collective that ends
   // quickly never takes the engine's lock.
   void tell_engine();
+  // Transfers started and neither waited for nor finished (a test's view: an algorithm that
+  // returns must leave none).
+  size_t unfinished() const;
   // The collective's deadline: the communicator's timeout from the first call.
   p2p::Clock::time_point deadline() {
     if (!has_deadline_) {
@@ -56,7 +59,15 @@ class CommCollContext final : public coll::CollContext {
  private:
   Status engine_tag(int tag, int* out) const;
   void track(coll::Pending* out, p2p::RequestPtr req);
-
+  // The first error of a transfer ends the collective (the algorithm returns it at once):
+  // records it and cancels every transfer still in flight, waiting until no link touches
+  // their buffers, so that this happens while the algorithm's frame (scratch buffers the
+  // transfers read or write) still exists. Returns st.
+  Status end_on_error(Status st);
+  Status wait_one(const p2p::RequestPtr& req);  // no failure yet: waits, judges the length
+  void release(p2p::RequestPtr* slot);
+  template <class Fn>
+  void for_each_request(const Fn& fn);
 
   Comm& comm_;
   const uint32_t seq_;
@@ -66,9 +77,10 @@ class CommCollContext final : public coll::CollContext {
   bool engine_told_ = false;
   trace::CallRecord* rec_ = nullptr;
   bool tracked_ = false;  // a transfer ever used slots_ (else the destructor skips them)
+  Status failure_;        // the first transfer error: later transfers fail with it at once
   std::optional<CommSlots> slots_view_;  // made on first use
-  // Transfers started and not yet waited for: an algorithm that fails returns at once, so
-  // these are cancelled when the collective ends (their scratch buffers go away with it).
+  // Transfers started and not yet waited for: cancelled at the first error (end_on_error),
+  // and by the destructor should an algorithm return its own error with some in flight.
   // A few slots in place (most algorithms keep one or two transfers in flight), the rest
   // on the heap; a Pending points at its slot.
   static constexpr size_t kInlineSlots = 8;
