@@ -3,6 +3,9 @@
 // nexar_group_start / nexar_group_end: the thread's open group of posted sends and receives.
 #include "api/api_group.h"
 
+#include <algorithm>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "api/api_p2p.h"
@@ -40,13 +43,13 @@ void start_all(std::vector<Op>& ops) {
       if (op.recv != recv || !op.st.ok()) continue;
       op.st = op.start(&op.r, &op.mark);
       if (!op.req) continue;
-      op.req->grouped = false;
       if (op.st.ok()) {
         op.req->p2p = op.r;
         op.req->mark = op.mark;
       } else {
         op.req->early = op.st;
       }
+      op.req->grouped.store(false, std::memory_order_release);  // last: another thread may now wait
     }
   }
 }
@@ -85,21 +88,42 @@ nexar_result_t post(nexar_comm_t comm, bool recv, std::string what, const Status
   if (status) *status = nexar_status_t{-1, -1, 0};
   if (early.ok() && req) {
     *req = new nexar_request{comm->comm, nullptr, nullptr, comm, {}};
-    (*req)->grouped = true;
+    (*req)->grouped.store(true, std::memory_order_relaxed);
     op.req = *req;
   }
   t_group.ops.push_back(std::move(op));
   return finish(comm, early);
 }
 
+bool holds(nexar_request_t req) {
+  if (!req->grouped.load(std::memory_order_acquire)) return false;
+  for (const Op& op : t_group.ops)
+    if (op.req == req) return true;
+  return false;
+}
+
 bool detach(nexar_request_t req) {
-  if (!req->grouped) return true;
+  if (!req->grouped.load(std::memory_order_acquire)) return true;
   for (Op& op : t_group.ops)
     if (op.req == req) {
       op.req = nullptr;
       return true;
     }
   return false;
+}
+
+Status await_start(nexar_request_t req, double timeout_s) {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(std::min(timeout_s, 1e9)));
+  // Rare (a request handed to another thread before its group ended): a short poll.
+  while (req->grouped.load(std::memory_order_acquire)) {
+    if (std::chrono::steady_clock::now() >= deadline)
+      return Status(NEXAR_ERR_TIMEOUT, strprintf("the request belongs to another thread's group, not ended within "
+                                                 "%.3g s (the request stays valid)", timeout_s));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return Status::Ok();
 }
 
 }  // namespace nexar::api::group

@@ -22,9 +22,16 @@ bool active();
 nexar_result_t post(nexar_comm_t comm, bool recv, std::string what, const Status& early, api::StartFn start,
                     nexar_request_t* req, nexar_status_t* status);
 
+// True when req is in this thread's open group (waiting for it here could never end).
+bool holds(nexar_request_t req);
+
 // Before nexar_wait frees req: a request still in this thread's open group is detached
 // from its operation (which still runs at nexar_group_end). False when another thread's
 // open group holds req: then it must not be freed.
 bool detach(nexar_request_t req);
+
+// A request of another thread's open group: waits until that group's end starts it
+// (then it is an ordinary request), or NEXAR_ERR_TIMEOUT after timeout_s.
+Status await_start(nexar_request_t req, double timeout_s);
 
 }  // namespace nexar::api::group

@@ -71,8 +71,9 @@ Status wait_p2p(comm::Comm& c, const p2p::RequestPtr& r, const trace::P2pMark& m
 }
 
 Status wait_request(nexar_request_t req) {
-  if (req->grouped)
+  if (group::holds(req))
     return Status(NEXAR_ERR_INVALID_ARGUMENT, "the request was posted in a group not ended yet (call nexar_group_end first)");
+  NX_RETURN_IF_ERROR(group::await_start(req, req->comm->timeout()));  // another thread's group
   if (req->p2p) return wait_p2p(*req->comm, req->p2p, req->mark);
   if (!req->coll) return req->early;  // a grouped operation that could not start
   // The bound runs from the collective's start, not from this call: it may still be queued
@@ -184,7 +185,10 @@ NEXAR_API nexar_result_t nexar_wait_status(nexar_request_t req, nexar_status_t* 
 
 NEXAR_API nexar_result_t nexar_test(nexar_request_t req, int* done) {
   if (!req || !done) return finish(no_comm(), Status(NEXAR_ERR_INVALID_ARGUMENT, "nexar_test: NULL argument"));
-  const bool complete = req->grouped || (req->p2p ? req->p2p->is_done() : !req->coll || req->coll->is_done());
+  // This thread's open group: "complete" so nexar_wait refuses it; another thread's: not yet.
+  const bool complete = req->grouped.load(std::memory_order_acquire)
+                            ? nexar::api::group::holds(req)
+                            : (req->p2p ? req->p2p->is_done() : !req->coll || req->coll->is_done());
   if (!complete) {
     *done = 0;
     return NEXAR_IN_PROGRESS;

@@ -29,7 +29,9 @@ struct nexar_request {
   nexar::comm::CollTaskPtr coll;    // a collective
   nexar_comm_t handle = nullptr;    // where a failure's detail is also recorded
   nexar::trace::P2pMark mark;       // a send or receive's flight record
-  bool grouped = false;             // posted in a group that has not started it yet
+  // Posted in a group that has not started it yet. The group's thread clears it (release)
+  // after setting p2p/mark/early; another thread may wait for that (api::group::await_start).
+  std::atomic<bool> grouped{false};
   nexar::Status early;              // why a grouped operation could not start
 };
 

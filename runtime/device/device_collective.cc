@@ -49,6 +49,17 @@ Status stream_barrier(comm::Comm& c, const coll::CollArgs& a, DeviceComm& d) {
   return comm::run_collective(c, a);
 }
 
+// The collectives with a count per rank run on host memory only (no staging or NCCL path
+// for them yet): a device buffer is refused before any transfer, naming which one.
+Status refuse_device_vector(const coll::CollArgs& a) {
+  const char* which = a.sendbuf && memory_kind(a.sendbuf) == MemKind::DEVICE   ? "send buffer"
+                      : a.recvbuf && memory_kind(a.recvbuf) == MemKind::DEVICE ? "receive buffer"
+                                                                               : nullptr;
+  if (!which) return Status::Ok();
+  return Status(NEXAR_ERR_UNSUPPORTED, strprintf("the %s is CUDA device memory; the collectives with a count per rank "
+                                                 "take host buffers only", which));
+}
+
 }  // namespace
 
 Status device_collective_task(const std::shared_ptr<comm::Comm>& c, const coll::CollArgs& a, comm::CollTaskPtr* task) {
@@ -59,7 +70,9 @@ Status device_collective_task(const std::shared_ptr<comm::Comm>& c, const coll::
       *task = std::make_shared<comm::CollTask>([c, a, d] { return stream_barrier(*c, a, *d); });
     return Status::Ok();
   }
-  if (!cuda_driver_loaded() || !any_device_buffer(a, c->rank(), c->size())) return Status::Ok();
+  if (!cuda_driver_loaded()) return Status::Ok();
+  if (coll::is_vector_kind(a.kind)) return refuse_device_vector(a);
+  if (!any_device_buffer(a, c->rank(), c->size())) return Status::Ok();
   std::shared_ptr<DeviceComm> d;
   Status st = device_comm(*c, &d);
   if (!st.ok())

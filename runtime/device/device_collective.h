@@ -14,7 +14,8 @@ namespace nexar::device {
 
 // *task: null when this rank's buffers are host memory (and, for a barrier, no CUDA stream
 // is set); else the task running the collective on device buffers. NEXAR_ERR_UNSUPPORTED,
-// naming why, when a buffer is device memory and CUDA support is not available.
+// naming why, when a buffer is device memory and CUDA support is not available,
+// or the call is one with a count per rank (those take host buffers only).
 Status device_collective_task(const std::shared_ptr<comm::Comm>& c, const coll::CollArgs& a, comm::CollTaskPtr* task);
 
 }  // namespace nexar::device

@@ -76,6 +76,22 @@ TEST_CASE("a device pointer without the plugin is NEXAR_ERR_UNSUPPORTED in every
   CHECK(req == nullptr);
   CHECK(nexar_iallgather(dev.data(), out.data(), 64, NEXAR_FLOAT32, world(), &req) == NEXAR_ERR_UNSUPPORTED);
   CHECK(req == nullptr);
+  // The collectives with a count per rank take host buffers only, with or without CUDA
+  // support (they ran their host algorithms on device pointers before).
+  const size_t one[1] = {64}, at[1] = {0};
+  CHECK(nexar_allgatherv(dev.data(), 64, out.data(), one, at, NEXAR_FLOAT32, world()) == NEXAR_ERR_UNSUPPORTED);
+  CHECK(mentions(world(), "send buffer is CUDA device memory"));
+  CHECK(mentions(world(), "allgatherv"));
+  CHECK(nexar_gatherv(host.data(), 64, dev.data(), one, at, NEXAR_FLOAT32, 0, world()) == NEXAR_ERR_UNSUPPORTED);
+  CHECK(mentions(world(), "receive buffer is CUDA device memory"));
+  CHECK(nexar_scatterv(dev.data(), one, at, out.data(), 64, NEXAR_FLOAT32, 0, world()) == NEXAR_ERR_UNSUPPORTED);
+  CHECK(nexar_alltoallv(host.data(), one, at, dev.data(), one, at, NEXAR_FLOAT32, world()) == NEXAR_ERR_UNSUPPORTED);
+  CHECK(nexar_reduce_scatter_v(dev.data(), out.data(), one, NEXAR_FLOAT32, NEXAR_SUM, world()) ==
+        NEXAR_ERR_UNSUPPORTED);
+  CHECK(nexar_ialltoallv(dev.data(), one, at, out.data(), one, at, NEXAR_FLOAT32, world(), &req) ==
+        NEXAR_ERR_UNSUPPORTED);
+  CHECK(req == nullptr);
+  CHECK(nexar_allgatherv(host.data(), 64, out.data(), one, at, NEXAR_FLOAT32, world()) == NEXAR_SUCCESS);
   CHECK(dev[0] == 1.0f);  // untouched
   // The communicator stays usable after the refusal.
   REQUIRE(nexar_allreduce(host.data(), out.data(), 64, NEXAR_FLOAT32, NEXAR_MAX, world()) == NEXAR_SUCCESS);
