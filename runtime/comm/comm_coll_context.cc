@@ -7,6 +7,7 @@
 
 #include "comm/coll_descriptor.h"
 #include "comm/coll_trace.h"
+#include "core/fault.h"
 
 namespace nexar::comm {
 
@@ -99,6 +100,7 @@ Status CommCollContext::wait(coll::Pending* p) {
   auto* req = static_cast<p2p::RequestPtr*>(p->impl);
   if (!req) return Status(NEXAR_ERR_INTERNAL, "wait on a transfer that never started");
   p->impl = nullptr;
+  fault::kill_point("collective");  // testing only (NEXAR_FAULT_KILL)
   Status st = failure_;  // set: the transfer was cancelled with the rest, the algorithm is told why
   if (st.ok()) st = wait_one(*req);
   release(req);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/fault.h"
 #include "core/log.h"
 #include "transport/shm/shm_hub.h"
 
@@ -103,6 +104,7 @@ Status Service::agree(uint32_t comm_id, int32_t flag, p2p::Clock::time_point dea
     progress_locked(c, comm_id, &out);
   }
   send_all(out);
+  fault::kill_point("agreement");  // testing only (NEXAR_FAULT_KILL): its vote sent, undecided
   int excluded_by = -1;
   const auto done = [&] {
     std::lock_guard<std::mutex> lock(mu_);

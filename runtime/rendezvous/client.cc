@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "core/fault.h"
 #include "core/log.h"
 #include "rendezvous/h3_client_app.h"
 #include "rendezvous/kv_store.h"
@@ -224,6 +225,7 @@ class ClientImpl : public Client {
 
 Status Client::connect(quic::Endpoint* endpoint, const std::string& address, std::chrono::milliseconds timeout,
                        std::unique_ptr<Client>* out) {
+  fault::kill_point("rendezvous");  // testing only (NEXAR_FAULT_KILL)
   if (!endpoint || !out) return Status(NEXAR_ERR_INVALID_ARGUMENT, "rendezvous client: null endpoint or out");
   auto app = std::make_shared<H3ClientApp>(endpoint, address);
   auto up = std::make_shared<Handoff<Status>>();

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/fault.h"
 #include "core/log.h"
 
 #ifndef UDP_SEGMENT
@@ -69,6 +70,7 @@ Status UdpSocket::open(const Address& bind_to) {
   socklen_t seglen = sizeof(seg);
   gso_ = ::getsockopt(fd_, SOL_UDP, UDP_SEGMENT, &seg, &seglen) == 0;
   batch_ = std::make_unique<RecvBatch>();
+  faults_ = fault::DatagramFaults::from_params();
   return Status::Ok();
 }
 
@@ -150,8 +152,21 @@ size_t UdpSocket::receive(const DatagramFn& fn) {
       std::memcpy(&from.ss, &b.from[i], sizeof(from.ss));
       from.len = h.msg_namelen;
       for (size_t off = 0; off < len; off += seg) {
-        fn(from, b.bufs[i] + off, len - off < seg ? len - off : seg);
-        ++total;
+        uint8_t* d = b.bufs[i] + off;
+        const size_t l = len - off < seg ? len - off : seg;
+        int copies = 1;
+        if (faults_) {  // testing only (NEXAR_FAULT_DATAGRAMS)
+          switch (faults_->roll()) {
+            case fault::Datagram::DROP: copies = 0; break;
+            case fault::Datagram::DUPLICATE: copies = 2; break;
+            case fault::Datagram::CORRUPT: faults_->corrupt(d, l); break;
+            case fault::Datagram::KEEP: break;
+          }
+        }
+        for (int c = 0; c < copies; ++c) {
+          fn(from, d, l);
+          ++total;
+        }
       }
     }
     if (static_cast<size_t>(n) < kBatch) break;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/fault.h"
 #include "core/status.h"
 #include "transport/quic/address.h"
 
@@ -53,6 +54,7 @@ class UdpSocket {
   Address local_;
   bool gso_ = false;
   std::unique_ptr<RecvBatch> batch_;
+  std::unique_ptr<fault::DatagramFaults> faults_;  // null unless NEXAR_FAULT_DATAGRAMS is set
 };
 
 }  // namespace nexar::quic

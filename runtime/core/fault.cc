@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
+#include "core/fault.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "core/log.h"
+#include "core/params.h"
+
+namespace nexar::fault {
+
+namespace {
+
+// "key=value,..." -> value of key (def when absent); false on a malformed entry.
+bool parse_rates(const std::string& spec, double* drop, double* dup, double* corrupt, uint64_t* seed) {
+  size_t b = 0;
+  while (b < spec.size()) {
+    size_t e = spec.find(',', b);
+    if (e == std::string::npos) e = spec.size();
+    const std::string item = spec.substr(b, e - b);
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos) return false;
+    const std::string key = item.substr(0, eq), val = item.substr(eq + 1);
+    char* end = nullptr;
+    const double v = std::strtod(val.c_str(), &end);
+    if (val.empty() || *end != '\0' || v < 0) return false;
+    if (key == "drop") *drop = v;
+    else if (key == "dup") *dup = v;
+    else if (key == "corrupt") *corrupt = v;
+    else if (key == "seed") *seed = static_cast<uint64_t>(v);
+    else return false;
+    b = e + 1;
+  }
+  return *drop + *dup + *corrupt <= 1.0;
+}
+
+struct KillSpec {
+  int rank = -1;
+  std::string point;
+  long nth = 1;
+};
+
+// Parsed once; armed says whether any kill is configured.
+struct KillState {
+  KillSpec spec;
+  std::atomic<long> reached{0};
+  bool armed = false;
+};
+
+KillState& kill_state() {
+  static KillState* s = [] {
+    auto* k = new KillState;  // never freed: read from any thread until exit
+    const std::string v = params::get_string("NEXAR_FAULT_KILL");
+    if (v.empty()) return k;
+    const size_t a = v.find(':');
+    const size_t b = a == std::string::npos ? std::string::npos : v.find(':', a + 1);
+    char* end = nullptr;
+    const long rank = std::strtol(v.c_str(), &end, 10);
+    if (a == std::string::npos || end != v.c_str() + a || rank < 0) {
+      NX_WARN(INIT, "NEXAR_FAULT_KILL='%s' is not RANK:POINT[:N]: ignored", v.c_str());
+      return k;
+    }
+    k->spec.rank = static_cast<int>(rank);
+    k->spec.point = v.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
+    if (b != std::string::npos) k->spec.nth = std::max(1L, std::strtol(v.c_str() + b + 1, nullptr, 10));
+    k->armed = k->spec.rank == params::get_int("NEXAR_RANK");
+    return k;
+  }();
+  return *s;
+}
+
+}  // namespace
+
+std::unique_ptr<DatagramFaults> DatagramFaults::from_params() {
+  const std::string v = params::get_string("NEXAR_FAULT_DATAGRAMS");
+  if (v.empty()) return nullptr;
+  double drop = 0, dup = 0, corrupt = 0;
+  uint64_t seed = 1;
+  if (!parse_rates(v, &drop, &dup, &corrupt, &seed)) {
+    static std::once_flag warned;
+    std::call_once(warned, [&] {
+      NX_WARN(INIT, "NEXAR_FAULT_DATAGRAMS='%s' is not drop=P,dup=P,corrupt=P,seed=N (sum <= 1): ignored", v.c_str());
+    });
+    return nullptr;
+  }
+  // Each socket its own stream of the seed, so two endpoints do not fail in lockstep.
+  static std::atomic<uint64_t> sockets{0};
+  return std::make_unique<DatagramFaults>(drop, dup, corrupt, seed * 0x9e3779b97f4a7c15ull + ++sockets);
+}
+
+DatagramFaults::DatagramFaults(double drop, double dup, double corrupt, uint64_t seed)
+    : drop_(drop), dup_(dup), corrupt_(corrupt), state_(seed | 1) {}
+
+double DatagramFaults::next() {
+  state_ ^= state_ << 13;  // xorshift64
+  state_ ^= state_ >> 7;
+  state_ ^= state_ << 17;
+  return static_cast<double>(state_ >> 11) / static_cast<double>(1ull << 53);
+}
+
+Datagram DatagramFaults::roll() {
+  const double x = next();
+  if (x < drop_) return Datagram::DROP;
+  if (x < drop_ + dup_) return Datagram::DUPLICATE;
+  if (x < drop_ + dup_ + corrupt_) return Datagram::CORRUPT;
+  return Datagram::KEEP;
+}
+
+void DatagramFaults::corrupt(uint8_t* data, size_t len) {
+  const size_t at = static_cast<size_t>(next() * static_cast<double>(len));
+  data[at < len ? at : len - 1] ^= static_cast<uint8_t>(1 + (state_ & 0x7f));
+}
+
+void kill_point(const char* point) {
+  KillState& k = kill_state();
+  if (!k.armed || k.spec.point != point) return;
+  if (k.reached.fetch_add(1) + 1 != k.spec.nth) return;
+  NX_WARN(INIT, "NEXAR_FAULT_KILL: rank %d kills itself at %s (time %ld)", k.spec.rank, point, k.spec.nth);
+  ::kill(::getpid(), SIGKILL);
+}
+
+}  // namespace nexar::fault

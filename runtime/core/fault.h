@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
+// Test-only fault injection, compiled in and off by default (NEXAR_FAULT_* parameters):
+// received QUIC datagrams dropped, duplicated or corrupted, and a rank that kills itself
+// at a named point. Off, each hook costs one load of a flag set at first use.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace nexar::fault {
+
+// What to do with one received datagram.
+enum class Datagram { KEEP, DROP, DUPLICATE, CORRUPT };
+
+// NEXAR_FAULT_DATAGRAMS, parsed: a seeded dice per socket (repeatable for one seed).
+class DatagramFaults {
+ public:
+  // nullptr when the parameter is empty (the socket then never asks). A malformed value
+  // is reported once and ignored.
+  static std::unique_ptr<DatagramFaults> from_params();
+  DatagramFaults(double drop, double dup, double corrupt, uint64_t seed);
+  Datagram roll();
+  // Flips one byte of data (len > 0), chosen by the dice.
+  void corrupt(uint8_t* data, size_t len);
+
+ private:
+  double next();  // uniform in [0, 1)
+  double drop_, dup_, corrupt_;
+  uint64_t state_;
+};
+
+// Kills this process (SIGKILL) when NEXAR_FAULT_KILL names this world rank and point and
+// this is the Nth time it is reached. point: a static name ("collective", "agreement",
+// "rendezvous").
+void kill_point(const char* point);
+
+}  // namespace nexar::fault

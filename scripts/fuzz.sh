@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
+# Builds the libFuzzer targets (tests/fuzz) with clang-14 and ASan+UBSan into build-fuzz/
+# and runs each for SECONDS (default 60), starting from its committed seed corpus.
+#   scripts/fuzz.sh [SECONDS] [TARGET...]     e.g. scripts/fuzz.sh 600 quic_wire agent
+#   scripts/fuzz.sh --build-only              only build them (exit 1 if clang cannot)
+# New interesting inputs go to build-fuzz/corpus/<target>; a crash leaves its input in
+# build-fuzz/findings/ and makes this script exit 1: fix it and commit the input to
+# tests/fuzz/corpus/<target>/finding_<what> (the GCC builds replay it as a test).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=${NEXAR_FUZZ_DIR:-$root/build-fuzz}
+all=(host_option hostfile slurm params quic_wire agent rendezvous cert_names)
+build_only=0
+secs=60
+if [ "${1:-}" = "--build-only" ]; then build_only=1; shift; fi
+if [ $# -gt 0 ] && [[ "$1" =~ ^[0-9]+$ ]]; then secs=$1; shift; fi
+targets=("${@:-${all[@]}}")
+[ $# -gt 0 ] || targets=("${all[@]}")
+if ! command -v clang++-14 > /dev/null; then
+  echo "fuzz.sh: clang++-14 not found (apt-get install clang-14 libfuzzer-14-dev)" >&2
+  exit 2
+fi
+flags="-fsanitize=fuzzer-no-link"
+cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-14 \
+  -DCMAKE_CXX_COMPILER=clang++-14 -DNEXAR_FUZZ=ON -DNEXAR_SANITIZE=address,undefined \
+  -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" > "$dir.cmake.log" 2>&1 || { cat "$dir.cmake.log" >&2; exit 1; }
+cmake --build "$dir" -j2 --target "${targets[@]/#/fuzz_}"
+[ $build_only = 1 ] && exit 0
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+mkdir -p "$dir/findings"
+failed=()
+for t in "${targets[@]}"; do
+  mkdir -p "$dir/corpus/$t"
+  echo "fuzz.sh: $t for ${secs} s"
+  # The first corpus directory receives new inputs; the committed seeds are only read.
+  if ! "$dir/tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$dir/findings/$t-" "$dir/corpus/$t" "$root/tests/fuzz/corpus/$t" 2> "$dir/fuzz_$t.log"; then
+    failed+=("$t")
+    tail -40 "$dir/fuzz_$t.log" >&2
+  fi
+  grep -E "stat::number_of_executed_units|stat::new_units_added" "$dir/fuzz_$t.log" | sed "s/^/  $t /" || true
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz.sh: findings in: ${failed[*]} (inputs in $dir/findings)" >&2
+  exit 1
+fi
