@@ -3,10 +3,14 @@
 #include "multihost/netns_testbed.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 #include <fstream>
 #include <sstream>
 
@@ -14,6 +18,8 @@ namespace multihost_test {
 namespace {
 
 const char* const kNames[] = {"mhA", "mhB", "mhC"};
+constexpr const char* kLockPath = "/run/lock/nexar-testbed-169.254.77.lock";
+constexpr auto kLockWait = std::chrono::seconds(240);
 
 void remove_leftovers() {
   for (const char* ns : kNames)
@@ -45,6 +51,23 @@ bool NetnsTestbed::available(std::string* why) {
 }
 
 bool NetnsTestbed::up(int n, std::string* error) {
+  if (lock_fd_ < 0) {
+    lock_fd_ = ::open(kLockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+    if (lock_fd_ < 0) {
+      *error = std::string("cannot open the testbed lock ") + kLockPath;
+      return false;
+    }
+    const auto give_up = std::chrono::steady_clock::now() + kLockWait;
+    while (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+      if (std::chrono::steady_clock::now() >= give_up) {
+        ::close(lock_fd_);
+        lock_fd_ = -1;
+        *error = std::string("another test held the namespace testbed (") + kLockPath + ") for 240 s";
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
   remove_leftovers();
   auto run = [&](const std::string& c) {
     if (sh(c + " >/dev/null 2>&1") == 0) return true;
@@ -70,10 +93,11 @@ bool NetnsTestbed::up(int n, std::string* error) {
 }
 
 void NetnsTestbed::down() {
-  if (hosts_.empty() && !bridge_) return;
-  remove_leftovers();
+  if (!hosts_.empty() || bridge_) remove_leftovers();
   hosts_.clear();
   bridge_ = false;
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the lock
+  lock_fd_ = -1;
 }
 
 bool NetnsTestbed::set_link(const std::string& host, bool up) {

@@ -3,7 +3,9 @@
 // Hosts as network namespaces (../shared/design/TESTBED.md): a bridge brmh with
 // 169.254.77.254/24 and fd00:77::fe/64, and per host a namespace mh<X> whose eth0 has
 // 169.254.77.<i>/24 and fd00:77::<i>/64. Everything is removed by down() (also leftovers of
-// an earlier run that was killed). Needs root; available() says why not.
+// an earlier run that was killed). Needs root; available() says why not. One testbed at a
+// time on the machine: up() waits (bounded) for a lock that down() releases, so test
+// binaries of two build trees never remove each other's hosts.
 #pragma once
 
 #include <string>
@@ -28,6 +30,7 @@ class NetnsTestbed {
  private:
   std::vector<std::string> hosts_;
   bool bridge_ = false;
+  int lock_fd_ = -1;
 };
 
 // Runs a shell command; its exit status (-1 when it could not run).
