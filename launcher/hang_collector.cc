@@ -3,7 +3,6 @@
 #include "launcher/hang_collector.h"
 
 #include <chrono>
-#include <condition_variable>
 #include <mutex>
 
 #include "core/log.h"
@@ -38,9 +37,8 @@ struct HangCollector::State : std::enable_shared_from_this<State> {
   std::vector<RankAnswer> answers;
   std::vector<bool> settled;
   int pending = 0;
-  // Rounds finished, for request(wait): any thread, under mu.
+  // Rounds finished, for request's test: any thread, under mu.
   std::mutex mu;
-  std::condition_variable cv;
   int64_t finished = 0;
   Clock::time_point finished_at;  // progress thread
 
@@ -122,7 +120,6 @@ struct HangCollector::State : std::enable_shared_from_this<State> {
     watch_round(svc);
     std::lock_guard<std::mutex> lock(mu);
     ++finished;
-    cv.notify_all();
   }
 };
 
@@ -153,8 +150,8 @@ void HangCollector::rank_ended(int rank) {
   });
 }
 
-void HangCollector::request(const std::string& reason, bool wait, bool if_nexar) {
-  if (!server_ || params::get_double("NEXAR_REPORT_TIMEOUT") <= 0) return;
+std::function<bool()> HangCollector::request(const std::string& reason, bool if_nexar) {
+  if (!server_ || params::get_double("NEXAR_REPORT_TIMEOUT") <= 0) return [] { return true; };
   int64_t before;
   {
     std::lock_guard<std::mutex> lock(state_->mu);
@@ -167,15 +164,17 @@ void HangCollector::request(const std::string& reason, bool wait, bool if_nexar)
     const bool recent = s->finished_at != Clock::time_point() && Clock::now() - s->finished_at < kRecent;
     if (if_nexar && (!svc.store().get("addr/0") || recent)) {
       std::lock_guard<std::mutex> lock(s->mu);
-      ++s->finished;  // no round: release a waiter at once
-      s->cv.notify_all();
+      ++s->finished;  // no round: the caller's test turns true at once
     } else if (!s->collecting) {
       svc.store().set(s->key("dump"), reason);  // wakes watch_round
     }
   });
-  if (!wait) return;
-  std::unique_lock<std::mutex> lock(state_->mu);
-  state_->cv.wait_for(lock, report_timeout() + std::chrono::seconds(1), [&] { return state_->finished > before; });
+  const auto give_up = Clock::now() + report_timeout() + std::chrono::seconds(1);
+  return [s, before, give_up] {
+    if (Clock::now() >= give_up) return true;
+    std::lock_guard<std::mutex> lock(s->mu);
+    return s->finished > before;
+  };
 }
 
 }  // namespace nexar::launcher

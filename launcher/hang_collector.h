@@ -30,11 +30,12 @@ class HangCollector {
 
   // Starts serving rounds through server (which must outlive this object's rounds).
   void attach(rendezvous::Server* server);
-  // Any thread: starts a round unless one is running; wait: returns once it is printed,
-  // at most NEXAR_REPORT_TIMEOUT + 1 s later. if_nexar: only when the ranks use libnexar
-  // (they published addresses), else nothing (a failing job of other programs is not
-  // delayed).
-  void request(const std::string& reason, bool wait, bool if_nexar = false);
+  // Any thread: starts a round unless one is running. Returns a test that turns true once
+  // the round is printed, or NEXAR_REPORT_TIMEOUT + 1 s later; at once when reports are
+  // off or (if_nexar) the ranks do not use libnexar (they published no addresses: a failing
+  // job of other programs is not delayed). Never blocks: a caller that must wait polls the
+  // test while it goes on delivering the ranks' ends, which the round waits for.
+  std::function<bool()> request(const std::string& reason, bool if_nexar = false);
   // Any thread: rank has ended; a running round stops waiting for its record.
   void rank_ended(int rank);
 

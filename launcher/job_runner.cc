@@ -138,7 +138,7 @@ void JobRunner::on_signal(const SignalEvent& ev) {
     return;
   }
   if (signo == SIGUSR1 && hooks_.hang_report) {
-    hooks_.hang_report("SIGUSR1 to nexrun", false, false);
+    (void)hooks_.hang_report("SIGUSR1 to nexrun", false);
     return;
   }
   NX_INFO(LAUNCH, "forwarding signal %d (%s)", signo, strsignal(signo));
@@ -187,7 +187,8 @@ void JobRunner::on_rank_end(int rank, int wait_status) {
   }
   const std::string what =
       strprintf("rank %d (pid %d) %s", rank, static_cast<int>(r.pid), describe_wait_status(wait_status).c_str());
-  switch (ledger_.on_end(wait_status, tearing_down_)) {
+  // While the first failure's report is collected the others fail as its consequence.
+  switch (ledger_.on_end(wait_status, tearing_down_ || stop_report_.pending())) {
     case FailureLedger::Action::kNothing:
       return;
     case FailureLedger::Action::kReport:
@@ -196,9 +197,7 @@ void JobRunner::on_rank_end(int rank, int wait_status) {
     case FailureLedger::Action::kFail:
       report(what);
       // Before the others are stopped: what they were doing when it died.
-      if (hooks_.hang_report) hooks_.hang_report("exit: " + what, true, true);
-      status_->job_failed();
-      if (!plan_.no_kill) begin_teardown();
+      stop_after_report("exit: " + what, false);
       return;
     case FailureLedger::Action::kRespawn:
       report(what + ledger_.respawn_note(rank, r.incarnation + 1));
@@ -215,13 +214,21 @@ bool JobRunner::any_output_open() const {
   return false;
 }
 
+void JobRunner::stop_after_report(const std::string& reason, bool even_no_kill) {
+  stop_report_.begin(hooks_.hang_report ? hooks_.hang_report(reason, true) : nullptr, !plan_.no_kill || even_no_kill);
+  status_->job_failed();
+  if (stop_report_.teardown_due()) begin_teardown();
+}
+
 int JobRunner::poll_timeout_ms() const {
   std::optional<Clock::time_point> next;
   for (const auto& d : {job_deadline_, kill_deadline_, drain_deadline_, next_tick_})
     if (d && (!next || *d < *next)) next = d;
-  if (!next) return -1;
+  const int limit = stop_report_.pending() ? ReportThenTeardown::kPollMs : -1;
+  if (!next) return limit;
   auto ms = std::chrono::ceil<std::chrono::milliseconds>(*next - Clock::now()).count();
-  return ms < 0 ? 0 : static_cast<int>(ms);
+  const int until_next = ms < 0 ? 0 : static_cast<int>(ms);
+  return limit < 0 ? until_next : std::min(limit, until_next);
 }
 
 void JobRunner::check_deadlines() {
@@ -235,11 +242,10 @@ void JobRunner::check_deadlines() {
     if (alive_ > 0 && !tearing_down_) {
       timed_out_ = ledger_.status() == 0;  // the first cause decides the exit status
       report(strprintf("job timed out after %g s", plan_.timeout_s));
-      if (hooks_.hang_report) hooks_.hang_report(strprintf("nexrun --timeout %g", plan_.timeout_s), true, true);
-      status_->job_failed();
-      begin_teardown();
+      stop_after_report(strprintf("nexrun --timeout %g", plan_.timeout_s), true);
     }
   }
+  if (stop_report_.teardown_due()) begin_teardown();
   if (kill_deadline_ && now >= *kill_deadline_) {
     kill_deadline_.reset();
     if (alive_ > 0) {
@@ -255,7 +261,8 @@ int JobRunner::wait() {
   reap();  // ranks that ended before the loop
   if (hooks_.on_tick && hooks_.tick_s > 0) next_tick_ = Clock::now();
   auto held = [this] { return hooks_.keep_open && !tearing_down_ && hooks_.keep_open(); };
-  while (alive_ > 0 || held() || (any_output_open() && (!drain_deadline_ || Clock::now() < *drain_deadline_))) {
+  // A pending report is printed before nexrun goes on (its rendezvous ends after this).
+  while (alive_ > 0 || held() || stop_report_.pending() || (any_output_open() && (!drain_deadline_ || Clock::now() < *drain_deadline_))) {
     if (alive_ == 0 && !held() && !drain_deadline_) drain_deadline_ = Clock::now() + kDrainLimit;
     fds.clear();
     owners.clear();

@@ -22,6 +22,7 @@
 #include "launcher/job_plan.h"
 #include "launcher/job_status.h"
 #include "launcher/output_forwarder.h"
+#include "launcher/report_then_teardown.h"
 #include "launcher/signal_events.h"
 #include "launcher/spawn.h"
 
@@ -44,9 +45,10 @@ struct RunnerHooks {
   // for the launcher to decide whether a failed rank gets a replacement).
   std::function<bool()> keep_open;
   // Set: SIGUSR1 asks for a hang report (not forwarded), and the first failure and
-  // --timeout ask for one and wait for it (bounded) before the ranks are stopped.
-  // Unset (launch agents): SIGUSR1 is forwarded like SIGUSR2.
-  std::function<void(const std::string& reason, bool wait, bool if_nexar)> hang_report;
+  // --timeout ask for one and stop the ranks once it is done (HangCollector::request's
+  // test; the loop goes on meanwhile). Unset (launch agents): SIGUSR1 is forwarded like
+  // SIGUSR2.
+  std::function<std::function<bool()>(const std::string& reason, bool if_nexar)> hang_report;
   // Called at least every tick_s seconds (heartbeats).
   double tick_s = 0;
   std::function<void()> on_tick;
@@ -95,6 +97,9 @@ class JobRunner {
   void reap(pid_t first = 0);
   void on_rank_end(int rank, int wait_status);
   void begin_teardown();
+  // The first failure or --timeout: a hang report, then (unless no_kill, which even_no_kill
+  // overrides) the teardown.
+  void stop_after_report(const std::string& reason, bool even_no_kill);
   void signal_alive(int signo);
   int poll_timeout_ms() const;
   void check_deadlines();
@@ -115,6 +120,7 @@ class JobRunner {
   std::optional<Clock::time_point> job_deadline_;   // --timeout
   std::optional<Clock::time_point> kill_deadline_;  // SIGKILL after SIGTERM
   std::optional<Clock::time_point> drain_deadline_; // stop waiting for output
+  ReportThenTeardown stop_report_;
   bool tearing_down_ = false;
   bool timed_out_ = false;
   int stop_requests_ = 0;                           // SIGINT/SIGTERM received

@@ -205,8 +205,8 @@ int run_local(const JobPlan& plan, const std::vector<std::string>& base_env, Sig
     hooks.output = [&output](int rank, bool err, const char* d, size_t n, bool end) {
       output.write(rank, err, d, n, end);
     };
-    hooks.hang_report = [&rendezvous](const std::string& reason, bool wait, bool if_nexar) {
-      rendezvous.hangs().request(reason, wait, if_nexar);
+    hooks.hang_report = [&rendezvous](const std::string& reason, bool if_nexar) {
+      return rendezvous.hangs().request(reason, if_nexar);
     };
     JobRunner runner(attempt_plan, &status, &signals, std::move(hooks));
     int exit_code = 0;

@@ -188,7 +188,8 @@ void RemoteJob::on_line(Channel& c, const std::string& line) {
     NX_INFO(LAUNCH, "rank %d on %s %s", rank, host_name(static_cast<int>(h)).c_str(), describe_wait_status(st).c_str());
     const std::string what = strprintf("rank %d (host %s) %s", rank, host_name(static_cast<int>(h)).c_str(),
                                        describe_wait_status(st).c_str());
-    const FailureLedger::Action action = ledger_.on_end(st, tearing_down_);
+    // While the first failure's report is collected the others fail as its consequence.
+    const FailureLedger::Action action = ledger_.on_end(st, tearing_down_ || stop_report_.pending());
     if (plan_.recovery && !tearing_down_ && is_failure(st)) {
       // The agent waits for this answer before it lets a host without ranks finish.
       const bool again = action == FailureLedger::Action::kRespawn;
@@ -204,9 +205,7 @@ void RemoteJob::on_line(Channel& c, const std::string& line) {
     if (action == FailureLedger::Action::kNothing) return;
     report(what);
     if (action != FailureLedger::Action::kFail) return;
-    if (rendezvous_) rendezvous_->hangs().request("exit: " + what, true, true);  // before the others stop
-    status_->job_failed();
-    if (!plan_.no_kill) begin_teardown();
+    stop_after_report("exit: " + what, false);  // what the others were doing, before they stop
   } else if (m.type == "D") {
     host.done = true;
   }
@@ -238,7 +237,7 @@ void RemoteJob::begin_teardown() {
 void RemoteJob::on_signal(int signo) {
   if (signo == SIGCHLD) return;  // agents are watched through their channels
   if (signo == SIGUSR1 && rendezvous_) {
-    rendezvous_->hangs().request("SIGUSR1 to nexrun", false);
+    (void)rendezvous_->hangs().request("SIGUSR1 to nexrun");
     return;
   }
   if (signo == SIGINT || signo == SIGTERM) {
@@ -268,11 +267,16 @@ void RemoteJob::check_deadlines() {
     if (!tearing_down_) {
       timed_out_ = ledger_.status() == 0;
       report(strprintf("job timed out after %g s", plan_.timeout_s));
-      if (rendezvous_) rendezvous_->hangs().request(strprintf("nexrun --timeout %g", plan_.timeout_s), true, true);
-      status_->job_failed();
-      begin_teardown();
+      stop_after_report(strprintf("nexrun --timeout %g", plan_.timeout_s), true);
     }
   }
+  if (stop_report_.teardown_due()) begin_teardown();
+}
+
+void RemoteJob::stop_after_report(const std::string& reason, bool even_no_kill) {
+  stop_report_.begin(rendezvous_ ? rendezvous_->hangs().request(reason, true) : nullptr, !plan_.no_kill || even_no_kill);
+  status_->job_failed();
+  if (stop_report_.teardown_due()) begin_teardown();
 }
 
 void RemoteJob::poll_once(int timeout_ms) {
@@ -415,12 +419,16 @@ int RemoteJob::wait() {
     }
     return true;
   };
-  while (!all_done()) {
+  while (!all_done() || stop_report_.pending()) {
     std::optional<Clock::time_point> next = next_beat_;
     for (const auto& d : {job_deadline_, teardown_deadline_})
       if (d && (!next || *d < *next)) next = d;
-    int ms = -1;
-    if (next) ms = static_cast<int>(std::max<long>(0, std::chrono::ceil<std::chrono::milliseconds>(*next - Clock::now()).count()));
+    int ms = stop_report_.pending() ? ReportThenTeardown::kPollMs : -1;
+    if (next) {
+      const int until_next = static_cast<int>(
+          std::max<long>(0, std::chrono::ceil<std::chrono::milliseconds>(*next - Clock::now()).count()));
+      ms = ms < 0 ? until_next : std::min(ms, until_next);
+    }
     poll_once(ms);
     check_deadlines();
     if (teardown_deadline_ && Clock::now() >= *teardown_deadline_) {

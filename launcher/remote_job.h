@@ -26,6 +26,7 @@
 #include "launcher/rank_output.h"
 #include "launcher/rank_env.h"
 #include "launcher/rendezvous_service.h"
+#include "launcher/report_then_teardown.h"
 #include "launcher/signal_events.h"
 
 namespace nexar::launcher {
@@ -85,6 +86,9 @@ class RemoteJob {
   void on_signal(int signo);
   void fail_host(int h, const std::string& cause, int code);
   void begin_teardown();
+  // The first failure or --timeout: a hang report, then (unless no_kill, which even_no_kill
+  // overrides) the teardown.
+  void stop_after_report(const std::string& reason, bool even_no_kill);
   void check_deadlines();
   void report(const std::string& line);
   std::string host_name(int h) const { return map_.hosts[static_cast<size_t>(h)].name; }
@@ -107,6 +111,7 @@ class RemoteJob {
   FailureLedger ledger_;
   std::vector<int> incarnation_;  // per rank: its current process (--respawn)
   std::optional<Clock::time_point> job_deadline_, teardown_deadline_, next_beat_;
+  ReportThenTeardown stop_report_;
   double agent_timeout_s_ = 10;
 };
 
