@@ -25,7 +25,7 @@ std::vector<std::string> normalize_args(int argc, const char* const* argv) {
       "-n",        "--np",           "-np",         "--timeout",      "--grace",       "-H",
       "--host",    "--hostfile",     "--npernode",  "--map-by",       "-x",            "--output-filename",
       "--iface",   "--launch-agent", "--addr",      "--port-range",   "--agent",       "--max-restarts",
-      "--respawn"};
+      "--respawn",   "--transport"};
   std::vector<std::string> args;
   bool in_options = true;
   for (int i = 1; i < argc; ++i) {
@@ -157,6 +157,11 @@ CliResult parse_command_line(int argc, const char* const* argv) {
                  "Command that runs a command on {host} (default 'ssh {host}'; inside SLURM: one srun step)");
   app.add_option("--iface", p.iface, "Network interface the ranks and the rendezvous use (NEXAR_IFACE)");
   app.add_option("--addr", p.addr_cidr, "Use the addresses inside CIDR, e.g. 10.1.0.0/16 (NEXAR_ADDR_CIDR)");
+  std::string transport;
+  app.add_option("--transport", transport,
+                 "Between ranks: auto (shared memory on a host, QUIC between hosts), quic, or tcp (unencrypted TCP "
+                 "for every peer; the rendezvous stays on QUIC) (NEXAR_TRANSPORT)")
+      ->check(CLI::IsMember({"auto", "quic", "tcp"}));
   app.add_option("--port-range", p.port_range, "UDP ports LO-HI to bind, for firewalls (NEXAR_PORT_RANGE)");
   app.add_option("--agent", p.agent, "internal: run as the launch agent of host index N, or 'slurm'")
       ->group("");
@@ -177,6 +182,7 @@ CliResult parse_command_line(int argc, const char* const* argv) {
     return usage_error(e.what());
   }
   p.map_by_node = map_by == "node";
+  if (!transport.empty()) p.forward_env.push_back("NEXAR_TRANSPORT=" + transport);
   if (p.respawn > 0) p.recovery = true;
   if (p.max_restarts > 0 && p.recovery)
     return usage_error("--max-restarts stops every rank when one fails: it does not combine with "

@@ -11,12 +11,13 @@
 #                broadcast, allgather, reduce_scatter, alltoall, alltoallv, alltoallv_skew),
 #                TARGET (seconds per size, default 0.2), NPS (default "2 4 8"),
 #                SIZES (default 4,1K,64K,1M,16M,64M),
-#                SYSTEMS (default "nexar-shm ompi-shm nexar-quic ompi-tcp"),
+#                SYSTEMS (default "nexar-shm ompi-shm nexar-quic ompi-tcp"; nexar-tcp too),
 #                PLOT (the PNG to write, default BUILD_DIR/compare_allreduce.png; empty: none)
 #
 # Systems: nexar as it chooses its transport (shared memory between ranks of one host),
-# nexar forced onto QUIC (NEXAR_TRANSPORT=quic), Open MPI's shared memory (btl vader) and
-# Open MPI over TCP on loopback (btl tcp) -- the fair partner of nexar over QUIC.
+# nexar forced onto QUIC (NEXAR_TRANSPORT=quic), nexar forced onto its unencrypted TCP data
+# plane (NEXAR_TRANSPORT=tcp), Open MPI's shared memory (btl vader) and Open MPI over TCP on
+# loopback (btl tcp) -- the fair partner of nexar over QUIC, and the like of nexar over TCP.
 # Needs Debian's openmpi-bin and mpi-bench (built when libopenmpi-dev is installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,8 +37,9 @@ for f in "$nexrun" "$nexar_bench" "$mpi_bench"; do
 done
 command -v mpirun >/dev/null || { echo "compare_allreduce.sh: mpirun not found (apt-get install openmpi-bin)" >&2; exit 2; }
 for s in "${systems[@]}"; do
-  case $s in nexar-shm | nexar-quic | ompi-shm | ompi-tcp) ;; *)
-    echo "compare_allreduce.sh: unknown system '$s' in SYSTEMS (nexar-shm, nexar-quic, ompi-shm, ompi-tcp)" >&2; exit 2 ;;
+  case $s in nexar-shm | nexar-quic | nexar-tcp | ompi-shm | ompi-tcp) ;; *)
+    echo "compare_allreduce.sh: unknown system '$s' in SYSTEMS (nexar-shm, nexar-quic, nexar-tcp, ompi-shm, ompi-tcp)" >&2
+    exit 2 ;;
   esac
 done
 
@@ -54,6 +56,7 @@ run() {
   case $system in
     nexar-shm) out=$(timeout 600 "$nexrun" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
     nexar-quic) out=$(NEXAR_TRANSPORT=quic timeout 600 "$nexrun" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
+    nexar-tcp) out=$(timeout 600 "$nexrun" -np "$np" --transport tcp "$nexar_bench" "${bench_args[@]}") ;;
     ompi-shm) out=$(timeout 600 mpirun -np "$np" "${mpi_common[@]}" --mca btl self,vader "$mpi_bench" "${bench_args[@]}") ;;
     ompi-tcp) out=$(timeout 600 mpirun -np "$np" "${mpi_common[@]}" --mca btl tcp,self --mca btl_tcp_if_include lo \
                       "$mpi_bench" "${bench_args[@]}") ;;
@@ -87,11 +90,13 @@ awk '{ t[$2 " " $3, $1] = $4; rows[$2 " " $3] = 1 }
   END {
     for (r in rows) {
       split(r, f, " ")
-      a1 = t[r, "nexar-shm"]; b1 = t[r, "ompi-shm"]; a2 = t[r, "nexar-quic"]; b2 = t[r, "ompi-tcp"]
-      printf "%-4d %10d %12s %12s %8s %12s %12s %8s\n", f[1], f[2], fmt(a1), fmt(b1), ratio(a1, b1), fmt(a2), fmt(b2), ratio(a2, b2)
+      a1 = t[r, "nexar-shm"]; b1 = t[r, "ompi-shm"]; a2 = t[r, "nexar-quic"]; b2 = t[r, "ompi-tcp"]; a3 = t[r, "nexar-tcp"]
+      printf "%-4d %10d %12s %12s %8s %12s %12s %8s %12s %8s\n", f[1], f[2], fmt(a1), fmt(b1), ratio(a1, b1), fmt(a2), fmt(b2),
+        ratio(a2, b2), fmt(a3), ratio(a3, b2)
     }
   }' "$medians" | sort -k1,1n -k2,2n |
-  { printf "%-4s %10s %12s %12s %8s %12s %12s %8s\n" np bytes nexar-shm ompi-shm ratio nexar-quic ompi-tcp ratio; cat; }
+  { printf "%-4s %10s %12s %12s %8s %12s %12s %8s %12s %8s\n" np bytes nexar-shm ompi-shm ratio nexar-quic ompi-tcp ratio \
+      nexar-tcp ratio; cat; }
 
 if [ -n "$plot" ]; then
   tools/plot_busbw.sh "$medians" "$plot" "$coll float32, median of $rounds rounds ($(nproc) cores)" ||

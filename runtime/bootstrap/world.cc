@@ -44,6 +44,7 @@ World::~World() {
     NX_INFO(NET, "rank %d: waiting threads read %llu QUIC datagrams themselves", info_.rank,
             static_cast<unsigned long long>(endpoint_->polled_datagrams()));
   endpoint_.reset();
+  tcp_.reset();  // its thread calls into links
   links_.clear();
   engine_->waiter().reset();
   shm_.reset();
@@ -105,6 +106,11 @@ Status World::start_endpoint() {
   cfg.accept_alpns = {quic_link::kAlpn};
   NX_RETURN_IF_ERROR(quic::Endpoint::create(cfg, &endpoint_));
   NX_INFO(NET, "rank %d listening on %s", info_.rank, endpoint_->local_address().c_str());
+  const std::string transport = params::get_string("NEXAR_TRANSPORT");
+  if (transport != "auto" && transport != "quic" && transport != "tcp")
+    return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                  strprintf("NEXAR_TRANSPORT=%s is not a transport (auto, quic or tcp)", transport.c_str()));
+  if (transport == "tcp") return start_tcp(cfg.bind_address);
   for (int p = 0; p < info_.world_size; ++p) {
     gates_.push_back(std::make_unique<PeerGate>(engine_.get()));
     links_.emplace_back(p == info_.rank ? nullptr
@@ -119,8 +125,42 @@ Status World::start_endpoint() {
       NX_WARN(NET, "refusing a connection from %s: not a rank that dials this one", conn.peer().to_string().c_str());
       return nullptr;
     }
-    quic_link::QuicLink* link = links_[static_cast<size_t>(r)].get();
+    auto* link = static_cast<quic_link::QuicLink*>(links_[static_cast<size_t>(r)].get());
     return link->adopt(conn) ? link : nullptr;
+  });
+  return Status::Ok();
+}
+
+Status World::start_tcp(const std::string& bind_ip) {
+  tcp::HubConfig hc;
+  hc.rank = info_.rank;
+  hc.world_size = info_.world_size;
+  hc.bind_ip = bind_ip;
+  hc.peer_timeout_s = params::get_double("NEXAR_PEER_TIMEOUT");
+  hc.keepalive_s = params::get_double("NEXAR_KEEPALIVE");
+  hc.handshake_timeout_s = std::min(5.0, params::get_double("NEXAR_CONNECT_TIMEOUT"));
+  if (!info_.credential_pem.empty())
+    NX_RETURN_IF_ERROR(tcp::Credential::from_pem(info_.credential_pem, "the credential nexar_init_rank issued", &hc.credential));
+  else
+    NX_RETURN_IF_ERROR(tcp::Credential::load(info_.credentials, &hc.credential).with_context("loading the job credential"));
+  NX_RETURN_IF_ERROR(tcp::Hub::create(hc, &tcp_));
+  NX_INFO(NET, "rank %d: data between ranks goes over TCP from %s, NOT encrypted (NEXAR_TRANSPORT=tcp; membership is "
+          "proven at connect)", info_.rank, tcp_->local_address().c_str());
+  for (int p = 0; p < info_.world_size; ++p) {
+    gates_.push_back(std::make_unique<PeerGate>(engine_.get()));
+    if (p == info_.rank) {
+      links_.emplace_back(nullptr);
+      continue;
+    }
+    auto* link = new tcp::TcpLink(info_.rank, p, gates_.back().get(), tcp_.get());
+    links_.emplace_back(link);
+    tcp_->set_link(p, link);
+    engine_->set_link(p, link);
+  }
+  endpoint_->set_accept_handler([this](quic::Connection& conn) -> quic::Application* {
+    NX_WARN(NET, "refusing a QUIC connection from %s: data between ranks goes over TCP (NEXAR_TRANSPORT=tcp)",
+            conn.peer().to_string().c_str());
+    return nullptr;
   });
   return Status::Ok();
 }
@@ -130,12 +170,11 @@ Status World::exchange_addresses(std::vector<std::string>* addresses, std::chron
   // "<ip:port> <incarnation> <host identity> <shm token>" (shm/token.h: "pid:..." when
   // QUIC is forced; a fresh inbox name in every generation).
   shm_tokens_.assign(static_cast<size_t>(info_.world_size), shm::Token{});
-  const std::string transport = params::get_string("NEXAR_TRANSPORT");
-  if (transport != "auto" && transport != "quic")
-    NX_WARN(INIT, "NEXAR_TRANSPORT=%s is neither auto nor quic: auto", transport.c_str());
-  shm_tokens_[static_cast<size_t>(info_.rank)] =
-      transport != "quic" ? shm::Token::make(info_.job_id, info_.rank) : shm::Token::process_only();
-  const std::string mine = endpoint_->local_address() + " " + std::to_string(info_.incarnation) + " " +
+  // auto: shared memory on one host; quic or tcp force that transport for every peer.
+  shm_tokens_[static_cast<size_t>(info_.rank)] = params::get_string("NEXAR_TRANSPORT") == "auto"
+                                                     ? shm::Token::make(info_.job_id, info_.rank)
+                                                     : shm::Token::process_only();
+  const std::string mine = (tcp_ ? tcp_->local_address() : endpoint_->local_address()) + " " + std::to_string(info_.incarnation) + " " +
                            host_ids_[static_cast<size_t>(info_.rank)] + " " +
                            shm_tokens_[static_cast<size_t>(info_.rank)].to_string();
   NX_RETURN_IF_ERROR(rendezvous_->set(key("addr/" + std::to_string(info_.rank)), mine, timeout));
@@ -209,11 +248,13 @@ void World::configure_waiter() {
   // NEXAR_QUIC_SPIN_US=0, or more ranks than cores: the socket is left to the progress
   // thread (8 ranks on 2 cores under other load: spinning made a 4 B allreduce up to 7x
   // slower, the progress thread's wake-ups cost less than the yields).
-  const int64_t quic_spin_ns = any_quic && !oversubscribed ? spin_us("NEXAR_QUIC_SPIN_US") : 0;
+  const int64_t quic_spin_ns =
+      any_quic && !oversubscribed ? spin_us(tcp_ ? "NEXAR_TCP_SPIN_US" : "NEXAR_QUIC_SPIN_US") : 0;
   const bool poll_quic = quic_spin_ns > 0;
   if (!shm_ && !poll_quic) return;
   const int64_t spin_ns = std::max(shm_ ? spin_us("NEXAR_SHM_SPIN_US") : 0, quic_spin_ns);
-  progress_ = std::make_unique<WorldProgress>(shm_.get(), poll_quic ? endpoint_.get() : nullptr);
+  progress_ = std::make_unique<WorldProgress>(shm_.get(), poll_quic && !tcp_ ? endpoint_.get() : nullptr,
+                                              poll_quic ? tcp_.get() : nullptr);
   // Completions ring the shared-memory inbox doorbell when there is one (senders on this
   // host ring it too), else the waiter's own.
   // Polling the socket, the spin yields after its hard part: the progress threads (this
@@ -223,7 +264,7 @@ void World::configure_waiter() {
                                               : p2p::SpinYield::kNever;
   engine_->waiter().configure(shm_ ? shm_->user_bell() : nullptr, progress_.get(), spin_ns, yield, progress_.get());
   NX_INFO(INIT, "rank %d waits polling%s%s for %lld us%s", info_.rank, shm_ ? " shared memory" : "",
-          poll_quic ? " the QUIC socket" : "", static_cast<long long>(spin_ns / 1000),
+          poll_quic ? (tcp_ ? " the TCP sockets" : " the QUIC socket") : "", static_cast<long long>(spin_ns / 1000),
           oversubscribed ? " (yielding: more ranks than cores)" : poll_quic ? " (yielding after 3 us)" : "");
 }
 
@@ -238,7 +279,8 @@ Status World::connect_mesh(const std::vector<std::string>& addresses) {
   configure_waiter();
   for (int p = 0; p < info_.world_size; ++p) {
     if (p == info_.rank) continue;
-    NX_INFO(INIT, "rank %d -> rank %d: %s", info_.rank, p, shm_peer[static_cast<size_t>(p)] ? "shared memory" : "QUIC");
+    NX_INFO(INIT, "rank %d -> rank %d: %s", info_.rank, p,
+            shm_peer[static_cast<size_t>(p)] ? "shared memory" : tcp_ ? "TCP" : "QUIC");
     if (shm_peer[static_cast<size_t>(p)]) continue;
     NX_RETURN_IF_ERROR(links_[static_cast<size_t>(p)]->wait_ready(deadline).with_context("forming the mesh"));
   }
@@ -289,6 +331,7 @@ Status World::shutdown(p2p::Clock::time_point deadline, bool broken) {
 void World::on_comm_broken(const Status& why) {
   if (!hang_responder_ || (why.code() != NEXAR_ERR_TIMEOUT && why.code() != NEXAR_ERR_PEER_LOST)) return;
   if (endpoint_->on_progress_thread()) return;  // the thread that would carry the answers
+  if (tcp_ && tcp_->on_thread()) return;        // it moves every rank's data: never held up
   // A timeout waits for the report: the others still wait where they hang. A lost peer
   // does not (nexrun itself reports a rank that died, before it stops the others; and a
   // job that recovers from it must not be held up).

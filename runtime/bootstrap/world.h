@@ -23,6 +23,7 @@
 #include "transport/quic_link/quic_link.h"
 #include "transport/shm/shm_hub.h"
 #include "transport/shm/token.h"
+#include "transport/tcp/tcp_hub.h"
 
 namespace nexar::bootstrap {
 
@@ -46,7 +47,7 @@ class World {
   const LaunchInfo& info() const { return info_; }
   p2p::Engine& engine() { return *engine_; }
   const std::vector<std::string>& host_ids() const { return host_ids_; }
-  // Whether world rank r is reached over shared memory (else QUIC, or the self link).
+  // Whether world rank r is reached over shared memory (else QUIC or TCP, or the self link).
   bool uses_shm(int r) const { return shm_ && shm_->link(r) != nullptr; }
   shm::ShmHub* shm_hub() const { return shm_.get(); }
   comm::ft::Service* ft() const { return ft_.get(); }
@@ -70,6 +71,8 @@ class World {
   // address (survivors of a rebuild also call the replacements in meanwhile).
   Status form(std::chrono::milliseconds peer_timeout);
   Status start_endpoint();
+  // NEXAR_TRANSPORT=tcp: the TCP hub and links (the endpoint stays for the rendezvous).
+  Status start_tcp(const std::string& bind_ip);
   Status reach_rendezvous();
   // A replacement: announce this incarnation and learn the generation to join.
   Status await_rebuild(bool* replacement);
@@ -103,8 +106,9 @@ class World {
   std::unique_ptr<p2p::Engine> engine_;
   std::unique_ptr<p2p::SelfLink> self_link_;
   std::vector<std::unique_ptr<PeerGate>> gates_;              // index: world rank; QUIC links deliver here
-  std::vector<std::unique_ptr<quic_link::QuicLink>> links_;  // index: world rank
+  std::vector<std::unique_ptr<transport::NetLink>> links_;   // index: world rank; QUIC or TCP
   std::unique_ptr<quic::Endpoint> endpoint_;
+  std::unique_ptr<tcp::Hub> tcp_;  // NEXAR_TRANSPORT=tcp: the data plane between ranks
   std::unique_ptr<rendezvous::Client> rendezvous_;
   std::unique_ptr<HangResponder> hang_responder_;  // answers nexrun's hang reports
   std::vector<shm::Token> shm_tokens_;  // index: world rank

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // What a waiting thread of this rank polls (p2p::Waiter): the shared-memory rings of the
-// ranks on this host and the QUIC endpoint's socket, whichever exist. Polling the socket
+// ranks on this host and the QUIC endpoint's socket or the TCP links' sockets, whichever exist. Polling the socket
 // where a message is awaited takes the progress thread's hand-off (two thread wake-ups,
 // tens of microseconds on a VM) off the path of every QUIC message.
 #pragma once
@@ -12,14 +12,19 @@
 #include "p2p/waiter.h"
 #include "transport/quic/endpoint.h"
 #include "transport/shm/progress.h"
+#include "transport/tcp/tcp_hub.h"
 
 namespace nexar::bootstrap {
 
 class WorldProgress final : public shm::Progress, public p2p::SpinListener {
  public:
-  // Either may be null; detach() before the endpoint goes.
-  WorldProgress(shm::Progress* shm, quic::Endpoint* endpoint) : shm_(shm), endpoint_(endpoint) {}
-  void detach() { endpoint_.store(nullptr, std::memory_order_release); }
+  // Any may be null; detach() before the endpoint or the TCP hub goes.
+  WorldProgress(shm::Progress* shm, quic::Endpoint* endpoint, tcp::Hub* tcp = nullptr)
+      : shm_(shm), endpoint_(endpoint), tcp_(tcp) {}
+  void detach() {
+    endpoint_.store(nullptr, std::memory_order_release);
+    tcp_.store(nullptr, std::memory_order_release);
+  }
 
   void poll() override {
     if (shm_ != nullptr) {
@@ -31,6 +36,7 @@ class WorldProgress final : public shm::Progress, public p2p::SpinListener {
       if ((n & (kShmPollsPerSocket - 1)) != 0) return;
     }
     if (quic::Endpoint* ep = endpoint_.load(std::memory_order_acquire)) ep->poll();
+    if (tcp::Hub* tcp = tcp_.load(std::memory_order_acquire)) tcp->poll();
   }
   void spin_begin() override {
     if (quic::Endpoint* ep = endpoint_.load(std::memory_order_acquire)) ep->enter_spin();
@@ -46,6 +52,7 @@ class WorldProgress final : public shm::Progress, public p2p::SpinListener {
   static constexpr uint32_t kShmPollsPerSocket = 16;
   shm::Progress* const shm_;
   std::atomic<quic::Endpoint*> endpoint_;
+  std::atomic<tcp::Hub*> tcp_;
   std::atomic<uint32_t> calls_{0};  // a sampling rate: increments lost between threads do no harm
 };
 

@@ -24,7 +24,7 @@
   X(NEXAR_QUIC_PACKET_SIZE, INT,    "65000", "Largest UDP payload QUIC sends (loopback allows 65000)") \
   X(NEXAR_QUIC_ACK_THRESH,  INT,    "8",     "Packets received before an ACK is sent") \
   X(NEXAR_HOST_ID,          STRING, "",      "Override of this host's identity (ranks with equal ids share a host)") \
-  X(NEXAR_TRANSPORT,        STRING, "auto",  "auto, or quic to force QUIC for every peer") \
+  X(NEXAR_TRANSPORT,        STRING, "auto",  "auto (shared memory on a host, QUIC between hosts), quic or tcp (that transport for every peer; tcp is unencrypted)") \
   X(NEXAR_SHM_EAGER,        INT,    "65536", "Shared memory: messages up to this many bytes are copied through the ring; larger ones are read by the receiver (CMA)") \
   X(NEXAR_SHM_RING_BYTES,   INT,    "524288", "Shared memory: bytes of each ring (one per pair and direction; a power of two; less with many ranks per host)") \
   X(NEXAR_SHM_CMA,          BOOL,   "1",     "Shared memory: large messages read from the sender's memory (process_vm_readv) where permitted; 0 copies them through the ring") \
@@ -35,6 +35,7 @@
   X(NEXAR_SHM_STAGE_BYTES,  INT,    "67108864", "Shared memory: largest staging segment of allreduce shm_stage; inputs are copied into it (no CMA) while (ranks + 1) * payload fits") \
   X(NEXAR_SHM_STAGE_CHUNK,  INT,    "0",     "Shared memory: bytes of a work chunk in allreduce shm_stage (0: about two per rank, 16-256 KiB)") \
   X(NEXAR_QUIC_SPIN_US,     DOUBLE, "50",    "QUIC: microseconds a waiting thread polls the UDP socket itself before it sleeps (0: leave everything to the progress thread)") \
+  X(NEXAR_TCP_SPIN_US,      DOUBLE, "50",    "TCP: microseconds a waiting thread polls the TCP sockets itself before it sleeps (0: leave everything to the TCP thread)") \
   X(NEXAR_RANK,             INT,    "-1",    "Global rank (set by nexrun)") \
   X(NEXAR_WORLD_SIZE,       INT,    "0",     "World size (set by nexrun)") \
   X(NEXAR_LOCAL_RANK,       INT,    "-1",    "Rank on this host (set by nexrun)") \

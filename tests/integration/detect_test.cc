@@ -73,3 +73,18 @@ TEST_CASE("a stopped rank is declared failed after the peer timeout over QUIC an
   CHECK(count_of(r.out, "resumed, recv NEXAR_ERR_PEER_LOST") == 1);
   CHECK(r.end.exit_code == 0);
 }
+
+TEST_CASE("a killed rank is seen by every survivor at once over TCP on one host", "[detect][tcp]") {
+  // The kernel ends the dead process's connections: no keep-alive needed.
+  Run r = detect(3, "kill", {"NEXAR_TRANSPORT=tcp", "NEXAR_PEER_TIMEOUT=30", "NEXAR_KEEPALIVE=10"});
+  check_survivors(r, 2, 0, 1.5, "rank 2");
+  CHECK(r.end.exit_code == 137);
+}
+
+TEST_CASE("a stopped rank is declared failed after the peer timeout over TCP and cannot come back", "[detect][tcp]") {
+  Run r = detect(3, "stop", {"NEXAR_TRANSPORT=tcp", "NEXAR_PEER_TIMEOUT=1.5"});
+  check_survivors(r, 2, 1.4, 5, "sent nothing over TCP for");
+  // Resumed by SIGCONT, the victim finds its connections closed: nothing reaches anyone.
+  CHECK(count_of(r.out, "resumed, recv NEXAR_ERR_PEER_LOST") == 1);
+  CHECK(r.end.exit_code == 0);
+}

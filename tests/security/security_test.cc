@@ -7,10 +7,8 @@
 #include <unistd.h>
 
 #include <catch.hpp>
-#include <fstream>
 
-#include "launcher/nexrun_process.h"
-#include "rendezvous/rendezvous.h"
+#include "security/attacked_job.h"
 #include "transport/quic_link/quic_link.h"
 
 using namespace std::chrono_literals;
@@ -33,13 +31,6 @@ struct InjectedSend : transport::SendOp {
   int64_t payload = 666;
   void complete(const Status&) override {}
 };
-
-std::string field(const std::string& text, const std::string& key) {
-  size_t p = text.find(key);
-  REQUIRE(p != std::string::npos);
-  p += key.size();
-  return text.substr(p, text.find_first_of(" \n", p) - p);
-}
 
 // Joins the mesh toward rank 0 as `claimed_rank` with credential ctx; returns how it ended.
 Status try_mesh(std::shared_ptr<tls::Context> ctx, const std::string& addr, int claimed_rank, int* delivered) {
@@ -64,28 +55,12 @@ Status try_mesh(std::shared_ptr<tls::Context> ctx, const std::string& addr, int 
 }  // namespace
 
 TEST_CASE("clients without the job's credential are refused and the job is unharmed", "[security]") {
-  char tmpl[] = "/tmp/nexar-security-XXXXXX";
-  REQUIRE(mkdtemp(tmpl));
-  const std::string dir = tmpl, go = dir + "/go";
-  launcher_test::NexrunProcess job({"-np", "3", SECURITY_PROBE}, {"SECURITY_GO_FILE=" + go});
-  REQUIRE(job.wait_for_stdout("ready rank=", 3, 30s));
-  const std::string out = job.out();
-  const std::string rdv = field(out, "rdv=");
-  const std::string cred2 = field(out.substr(out.find("ready rank=2")), "cred=");
-
+  security_test::AttackedJob attacked("nexar-security", {}, {});
+  const std::string& dir = attacked.dir;
+  const std::string& rdv = attacked.rdv;
   std::shared_ptr<tls::Context> rank2;
-  REQUIRE(tls::Context::load(cred2, &rank2).ok());
-  // A holder of rank 2's credential may read the rendezvous: where is rank 0?
-  std::string addr0;
-  {
-    quic::EndpointConfig cfg = quic::endpoint_config_from_params(rank2);
-    std::unique_ptr<quic::Endpoint> ep;
-    REQUIRE(quic::Endpoint::create(cfg, &ep).ok());
-    std::unique_ptr<rendezvous::Client> rc;
-    REQUIRE(rendezvous::Client::connect(ep.get(), rdv, 10s, &rc).ok());
-    REQUIRE(rc->wait("addr/0", &addr0, 10s).ok());
-    addr0 = addr0.substr(0, addr0.find(' '));
-  }
+  REQUIRE(tls::Context::load(attacked.cred2, &rank2).ok());
+  const std::string addr0 = attacked.rank0_address();
 
   tls::JobCredentialFiles other;
   REQUIRE(tls::create_job_credentials(dir + "/other", "another-job", 3, &other).ok());
@@ -125,12 +100,5 @@ TEST_CASE("clients without the job's credential are refused and the job is unhar
   }
   tls::remove_job_credentials(other);
 
-  std::ofstream(go) << "go\n";
-  launcher_test::Ended end = job.wait(60s);
-  INFO("stdout:\n" << job.out() << "\nstderr:\n" << job.err());
-  CHECK(end.finished);
-  CHECK(end.exit_code == 0);
-  CHECK(launcher_test::count_of(job.out(), "job ok") == 3);
-  unlink(go.c_str());
-  rmdir(dir.c_str());
+  attacked.finish();
 }

@@ -18,37 +18,38 @@
 #include "transport/quic/endpoint.h"
 #include "transport/quic_link/byte_queue.h"
 #include "transport/quic_link/wire.h"
+#include "transport/net_link.h"
 #include "transport/transport.h"
 
 namespace nexar::quic_link {
 
-class QuicLink final : public transport::PeerLink, public quic::Application {
+class QuicLink final : public transport::NetLink, public quic::Application {
  public:
   QuicLink(int self_rank, int world_size, int peer, transport::InboundSink* sink, quic::Endpoint* endpoint);
   ~QuicLink() override;
 
   int peer() const { return peer_; }
   // Client side: dial the peer. Thread-safe.
-  Status dial(const std::string& address);
+  Status dial(const std::string& address) override;
   // Server side (progress thread): adopt an accepted connection whose certificate names
   // this link's peer. False if the link already has one, or had one that ended: a peer
   // declared lost never comes back on this link (fail-stop).
   bool adopt(quic::Connection& conn);
   // Waits until both HELLOs were exchanged, or the connection failed, or deadline.
-  Status wait_ready(std::chrono::steady_clock::time_point deadline);
+  Status wait_ready(std::chrono::steady_clock::time_point deadline) override;
   // Orderly goodbye: sends BYE, then waits until the peer acknowledged everything and
   // sent its own BYE (or deadline), so that closing loses nothing either way.
-  void send_bye();
-  Status wait_goodbye(std::chrono::steady_clock::time_point deadline);
+  void send_bye() override;
+  Status wait_goodbye(std::chrono::steady_clock::time_point deadline) override;
   // Waits until the peer acknowledged everything sent so far (or the connection ended, or
   // deadline), without waiting for its BYE.
-  Status wait_delivered(std::chrono::steady_clock::time_point deadline);
+  Status wait_delivered(std::chrono::steady_clock::time_point deadline) override;
   // Closes the connection cleanly (progress thread work; returns at once).
-  void close();
+  void close() override;
   // The peer is known gone (its process exited on this host): the connection ends at once,
   // without waiting for the idle timeout, and the sink hears on_peer_lost(why) unless the
   // peer had said goodbye. Thread-safe; returns at once.
-  void peer_gone(const Status& why);
+  void peer_gone(const Status& why) override;
 
   // transport::PeerLink
   void send(transport::SendOp* op) override;

@@ -4,22 +4,13 @@
 
 #include <cstring>
 
+#include "transport/le_bytes.h"
+
 namespace nexar::quic_link {
 namespace {
 
-template <typename T>
-void put(std::vector<uint8_t>* out, T v) {
-  uint8_t b[sizeof(T)];
-  std::memcpy(b, &v, sizeof(T));  // hosts are little-endian (x86-64, aarch64)
-  out->insert(out->end(), b, b + sizeof(T));
-}
-
-template <typename T>
-T get(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
+using transport::get_le;
+using transport::put_le;
 
 constexpr size_t kHelloSize = 1 + 4 + 2 + 4 + 4;
 constexpr size_t kMsgHead = 1 + 4 + 4 + 8 + 8;
@@ -30,28 +21,28 @@ constexpr size_t kAbortHead = 1 + 4 + 4 + 2;
 
 void encode_hello(std::vector<uint8_t>* out, int32_t rank, int32_t world_size) {
   out->push_back(static_cast<uint8_t>(FrameType::HELLO));
-  put(out, kMagic);
-  put(out, kVersion);
-  put(out, rank);
-  put(out, world_size);
+  put_le(out, kMagic);
+  put_le(out, kVersion);
+  put_le(out, rank);
+  put_le(out, world_size);
 }
 
 void encode_msg(std::vector<uint8_t>* out, const transport::MsgHeader& hdr, const uint8_t* payload) {
   out->push_back(static_cast<uint8_t>(FrameType::MSG));
-  put(out, hdr.ctx);
-  put(out, hdr.tag);
-  put(out, hdr.len);
-  put(out, hdr.aux);
+  put_le(out, hdr.ctx);
+  put_le(out, hdr.tag);
+  put_le(out, hdr.len);
+  put_le(out, hdr.aux);
   if (hdr.len) out->insert(out->end(), payload, payload + hdr.len);
 }
 
 void encode_large(std::vector<uint8_t>* out, const transport::MsgHeader& hdr, uint64_t seq) {
   out->push_back(static_cast<uint8_t>(FrameType::LARGE));
-  put(out, hdr.ctx);
-  put(out, hdr.tag);
-  put(out, hdr.len);
-  put(out, hdr.aux);
-  put(out, seq);
+  put_le(out, hdr.ctx);
+  put_le(out, hdr.tag);
+  put_le(out, hdr.len);
+  put_le(out, hdr.aux);
+  put_le(out, seq);
 }
 
 void encode_bye(std::vector<uint8_t>* out) { out->push_back(static_cast<uint8_t>(FrameType::BYE)); }
@@ -59,9 +50,9 @@ void encode_bye(std::vector<uint8_t>* out) { out->push_back(static_cast<uint8_t>
 void encode_abort(std::vector<uint8_t>* out, uint32_t ctx, int32_t code, const std::string& text) {
   const std::string t = text.substr(0, kMaxAbortText);
   out->push_back(static_cast<uint8_t>(FrameType::ABORT));
-  put(out, ctx);
-  put(out, code);
-  put(out, static_cast<uint16_t>(t.size()));
+  put_le(out, ctx);
+  put_le(out, code);
+  put_le(out, static_cast<uint16_t>(t.size()));
   out->insert(out->end(), t.begin(), t.end());
 }
 
@@ -72,17 +63,17 @@ size_t decode_frame(const uint8_t* p, size_t len, Frame* f, Status* error) {
   switch (type) {
     case FrameType::HELLO: {
       if (len < kHelloSize) return 0;
-      if (get<uint32_t>(p + 1) != kMagic || get<uint16_t>(p + 5) != kVersion) {
+      if (get_le<uint32_t>(p + 1) != kMagic || get_le<uint16_t>(p + 5) != kVersion) {
         *error = Status(NEXAR_ERR_PROTOCOL, "peer speaks another protocol or version (bad HELLO)");
         return 0;
       }
-      f->rank = get<int32_t>(p + 7);
-      f->world_size = get<int32_t>(p + 11);
+      f->rank = get_le<int32_t>(p + 7);
+      f->world_size = get_le<int32_t>(p + 11);
       return kHelloSize;
     }
     case FrameType::MSG: {
       if (len < kMsgHead) return 0;
-      f->hdr = {get<uint32_t>(p + 1), get<int32_t>(p + 5), get<uint64_t>(p + 9), get<uint64_t>(p + 17)};
+      f->hdr = {get_le<uint32_t>(p + 1), get_le<int32_t>(p + 5), get_le<uint64_t>(p + 9), get_le<uint64_t>(p + 17)};
       if (f->hdr.len > kMaxInline) {
         *error = Status(NEXAR_ERR_PROTOCOL, strprintf("inline message of %llu bytes exceeds the %zu-byte limit",
                                                       static_cast<unsigned long long>(f->hdr.len), kMaxInline));
@@ -94,8 +85,8 @@ size_t decode_frame(const uint8_t* p, size_t len, Frame* f, Status* error) {
     }
     case FrameType::LARGE: {
       if (len < kLargeSize) return 0;
-      f->hdr = {get<uint32_t>(p + 1), get<int32_t>(p + 5), get<uint64_t>(p + 9), get<uint64_t>(p + 17)};
-      f->seq = get<uint64_t>(p + 25);
+      f->hdr = {get_le<uint32_t>(p + 1), get_le<int32_t>(p + 5), get_le<uint64_t>(p + 9), get_le<uint64_t>(p + 17)};
+      f->seq = get_le<uint64_t>(p + 25);
       if (f->hdr.len == 0) {
         *error = Status(NEXAR_ERR_PROTOCOL, "large message announced with length 0");
         return 0;
@@ -106,14 +97,14 @@ size_t decode_frame(const uint8_t* p, size_t len, Frame* f, Status* error) {
       return 1;
     case FrameType::ABORT: {
       if (len < kAbortHead) return 0;
-      uint16_t n = get<uint16_t>(p + 9);
+      uint16_t n = get_le<uint16_t>(p + 9);
       if (n > kMaxAbortText) {
         *error = Status(NEXAR_ERR_PROTOCOL, "abort text too long");
         return 0;
       }
       if (len < kAbortHead + n) return 0;
-      f->hdr.ctx = get<uint32_t>(p + 1);
-      f->code = get<int32_t>(p + 5);
+      f->hdr.ctx = get_le<uint32_t>(p + 1);
+      f->code = get_le<int32_t>(p + 5);
       f->text.assign(reinterpret_cast<const char*>(p + kAbortHead), n);
       return kAbortHead + n;
     }

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
+// A NetLink over one TCP connection, proven at connect (tcp_auth.h), carrying the nexar
+// message protocol (quic_link/wire.h) on one byte stream: MSG frames inline, a LARGE
+// frame followed at once by its payload, ABORT, BYE, and PING (keep-alive, one byte).
+// Payload travels in the clear.
+//
+// Sending: the sending thread writes (writev, non-blocking, straight from the user's
+// buffer for large payloads) under tx_mu_; what the socket does not take waits in a
+// queue the hub's thread writes on EPOLLOUT. A small message is copied and completes at
+// once; a large one completes when the kernel has taken all of it.
+// Receiving: whoever polls (the hub's thread, or a waiting thread) drains the socket under
+// rx_mu_ (try-lock; a poller that finds it taken leaves a flag the holder re-checks).
+// Back-pressure: when the sink is over its limit the link stops reading until resume().
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <vector>
+
+#include "transport/net_link.h"
+#include "transport/quic_link/wire.h"
+
+namespace nexar::tcp {
+
+class Hub;
+
+// A keep-alive on the stream: one byte, not a frame type of wire.h.
+inline constexpr uint8_t kPing = 0x50;
+
+class TcpLink final : public transport::NetLink {
+ public:
+  TcpLink(int self_rank, int peer, transport::InboundSink* sink, Hub* hub);
+  ~TcpLink() override;
+
+  int peer() const { return peer_; }
+
+  // transport::NetLink
+  Status dial(const std::string& address) override;
+  Status wait_ready(std::chrono::steady_clock::time_point deadline) override;
+  void send_bye() override;
+  Status wait_goodbye(std::chrono::steady_clock::time_point deadline) override;
+  Status wait_delivered(std::chrono::steady_clock::time_point deadline) override;
+  void close() override;
+  void peer_gone(const Status& why) override;
+  void send(transport::SendOp* op) override;
+  void resume() override;
+  void send_abort(uint32_t ctx, const Status& why) override;
+  void cancel(transport::SendOp* op, const Status& why) override;
+
+  // Hub side.
+  // A proven connection (already non-blocking, in the hub's epoll set) with the bytes read
+  // past the handshake. False if this link takes no connection (closed, or had one).
+  bool adopt(int fd, std::vector<uint8_t> leftover, const std::string& peer_address);
+  // Dialing failed before a proven connection.
+  void fail_connect(const Status& why);
+  void on_readable();  // drains the socket (any thread)
+  void on_writable();  // flushes the queue (any thread)
+  // Keep-alive and silence check (the hub's thread, every tick).
+  void tick(int64_t now_ns, int64_t keepalive_ns, int64_t peer_timeout_ns);
+  void resume_on_hub();  // the hub's thread, after resume()
+  void fail_on_hub(const Status& why);
+
+ private:
+  struct TxItem {
+    std::vector<uint8_t> head;                // frame bytes (a MSG's payload included)
+    transport::SendOp* op = nullptr;          // a large message: its payload follows head
+    size_t done = 0;                          // bytes of head + payload written
+    size_t total() const { return head.size() + (op ? op->hdr.len : 0); }
+  };
+  // Queues a frame (and op's payload after it) and writes what the socket takes. Returns
+  // the link's death if it is dead (then op, if any, is completed with it).
+  Status enqueue(std::vector<uint8_t> head, transport::SendOp* op);
+  // Under tx_mu_: writes queued items; completed large ops go to *done.
+  void flush_locked(std::vector<transport::SendOp*>* done);
+  void drain_locked();  // under rx_mu_
+  bool parse_locked();  // under rx_mu_; false once the link failed
+  void fail_locked(const Status& why);  // under rx_mu_
+  void mark_ready();
+
+  const int self_rank_, peer_;
+  const uint64_t eager_limit_;
+  transport::InboundSink* const sink_;
+  Hub* const hub_;
+  std::atomic<int> fd_{-1};
+  std::string peer_address_;
+
+  std::mutex tx_mu_;
+  std::condition_variable cv_;  // with tx_mu_: ready, goodbye, dead
+  std::deque<TxItem> tx_;
+  
+  bool ready_ = false, closed_ = false, bye_received_ = false;
+  Status dead_;
+  std::atomic<int64_t> last_tx_ns_{0};
+  std::atomic<uint64_t> next_tx_seq_{0};
+  std::atomic<bool> bye_sent_{false};  // LARGE frames (the stream keeps the order)
+
+  std::mutex rx_mu_;
+  std::atomic<bool> rx_pending_{false};
+  std::vector<uint8_t> rx_;  // bytes read, not yet parsed: [rx_off_, rx_end_)
+  size_t rx_off_ = 0, rx_end_ = 0;
+  transport::InboundMsg* large_ = nullptr;  // the message whose LARGE payload is being read
+  uint64_t large_left_ = 0;                  // its bytes still to come (dropped if large_ is null)
+  uint64_t next_rx_seq_ = 0;
+  bool rx_dead_ = false;
+  std::atomic<bool> paused_{false};  // the sink is over its limit: no reading until resume
+  std::atomic<bool> resume_requested_{false};
+  std::atomic<int64_t> last_rx_ns_{0};
+  Status fail_request_;  // under tx_mu_: set by fail_on_hub / peer_gone, applied by the reader
+};
+
+}  // namespace nexar::tcp

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
+// TcpLink receive side: read until the socket is empty (edge-triggered epoll), hand
+// frames and payload pieces to the sink in order, stop reading while the sink is full.
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "core/log.h"
+#include "transport/tcp/tcp_hub.h"
+#include "transport/tcp/tcp_link.h"
+
+namespace nexar::tcp {
+
+void TcpLink::resume() {
+  resume_requested_.store(true);
+  hub_->post([this] { on_readable(); });  // resume() comes under the engine's lock
+}
+
+void TcpLink::on_readable() {
+  rx_pending_.store(true);
+  while (rx_pending_.load() && rx_mu_.try_lock()) {
+    rx_pending_.store(false);
+    drain_locked();
+    rx_mu_.unlock();
+  }
+}
+
+void TcpLink::drain_locked() {
+  if (rx_dead_) return;
+  Status fail;
+  {
+    std::lock_guard<std::mutex> lock(tx_mu_);
+    fail = fail_request_;
+  }
+  if (!fail.ok()) return fail_locked(fail);
+  const int fd = fd_.load();
+  if (fd < 0) return;
+  if (resume_requested_.exchange(false)) {
+    paused_.store(false);
+    last_rx_ns_.store(now_ns());
+  }
+  for (;;) {
+    if (!parse_locked() || paused_.load()) return;
+    if (rx_off_ == rx_end_) rx_off_ = rx_end_ = 0;
+    if (rx_end_ == rx_.size()) {  // a frame longer than the space left: make room
+      std::memmove(rx_.data(), rx_.data() + rx_off_, rx_end_ - rx_off_);
+      rx_end_ -= rx_off_;
+      rx_off_ = 0;
+      if (rx_end_ == rx_.size()) rx_.resize(rx_.size() * 2);
+    }
+    const ssize_t n = ::recv(fd, rx_.data() + rx_end_, rx_.size() - rx_end_, MSG_DONTWAIT);
+    if (n > 0) {
+      rx_end_ += static_cast<size_t>(n);
+      last_rx_ns_.store(now_ns());
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+    return fail_locked(Status(NEXAR_ERR_PEER_LOST, n == 0 ? strprintf("rank %d closed its TCP connection", peer_)
+                                                          : strprintf("rank %d's TCP connection: %s", peer_,
+                                                                      std::strerror(errno))));
+  }
+}
+
+bool TcpLink::parse_locked() {
+  while (rx_off_ < rx_end_) {
+    const uint8_t* p = rx_.data() + rx_off_;
+    const size_t avail = rx_end_ - rx_off_;
+    if (large_left_ > 0) {
+      const size_t take = static_cast<size_t>(std::min<uint64_t>(avail, large_left_));
+      transport::InboundMsg* msg = large_;
+      large_left_ -= take;
+      if (large_left_ == 0) large_ = nullptr;  // the sink frees it with the last piece
+      rx_off_ += take;
+      if (msg && !sink_->on_message_data(msg, p, take)) paused_.store(true);
+      continue;
+    }
+    if (p[0] == kPing) {
+      ++rx_off_;
+      continue;
+    }
+    quic_link::Frame f;
+    Status err;
+    const size_t n = quic_link::decode_frame(p, avail, &f, &err);
+    if (!err.ok()) {
+      fail_locked(err.with_context(strprintf("rank %d's TCP stream", peer_)));
+      return false;
+    }
+    if (n == 0) return true;  // the rest of the frame is still coming
+    rx_off_ += n;
+    switch (f.type) {
+      case quic_link::FrameType::MSG:
+        if (!sink_->on_message(peer_, f.hdr, f.payload)) paused_.store(true);
+        break;
+      case quic_link::FrameType::LARGE:
+        large_ = sink_->on_message_begin(peer_, f.hdr);
+        large_left_ = f.hdr.len;
+        break;
+      case quic_link::FrameType::ABORT:
+        sink_->on_remote_abort(peer_, f.hdr.ctx, Status(static_cast<nexar_result_t>(f.code), f.text));
+        break;
+      case quic_link::FrameType::BYE: {
+        std::lock_guard<std::mutex> lock(tx_mu_);
+        bye_received_ = true;
+        cv_.notify_all();
+        break;
+      }
+      case quic_link::FrameType::HELLO:
+        fail_locked(Status(NEXAR_ERR_PROTOCOL, strprintf("rank %d sent a HELLO on its TCP stream", peer_)));
+        return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace nexar::tcp

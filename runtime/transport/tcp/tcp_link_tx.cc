@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
+// TcpLink send side: frames and large payloads go out in order by writev (sendmsg) from
+// the calling thread; the rest waits for EPOLLOUT.
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "core/log.h"
+#include "transport/tcp/tcp_hub.h"
+#include "transport/tcp/tcp_link.h"
+
+namespace nexar::tcp {
+namespace {
+constexpr size_t kMaxIov = 64;
+}
+
+void TcpLink::send(transport::SendOp* op) {
+  std::vector<uint8_t> frame;
+  if (op->hdr.len <= eager_limit_) {
+    quic_link::encode_msg(&frame, op->hdr, op->data);
+    Status st = enqueue(std::move(frame), nullptr);
+    op->complete(st);  // the payload was copied (or the link is dead)
+    return;
+  }
+  quic_link::encode_large(&frame, op->hdr, next_tx_seq_.fetch_add(1));
+  (void)enqueue(std::move(frame), op);
+}
+
+void TcpLink::send_abort(uint32_t ctx, const Status& why) {
+  std::vector<uint8_t> frame;
+  quic_link::encode_abort(&frame, ctx, why.code(), why.message());
+  (void)enqueue(std::move(frame), nullptr);
+}
+
+Status TcpLink::enqueue(std::vector<uint8_t> head, transport::SendOp* op) {
+  std::vector<transport::SendOp*> done;
+  Status dead;
+  {
+    std::lock_guard<std::mutex> lock(tx_mu_);
+    dead = dead_;
+    if (dead.ok()) {
+      tx_.push_back(TxItem{std::move(head), op, 0});
+      if (fd_.load() >= 0) flush_locked(&done);
+    }
+  }
+  if (!dead.ok() && op) op->complete(dead);
+  for (transport::SendOp* d : done) d->complete(Status::Ok());
+  return dead;
+}
+
+void TcpLink::on_writable() {
+  std::vector<transport::SendOp*> done;
+  {
+    std::lock_guard<std::mutex> lock(tx_mu_);
+    if (fd_.load() >= 0 && dead_.ok()) flush_locked(&done);
+  }
+  for (transport::SendOp* d : done) d->complete(Status::Ok());
+}
+
+void TcpLink::flush_locked(std::vector<transport::SendOp*>* done) {
+  const int fd = fd_.load();
+  bool wrote = false;
+  while (!tx_.empty()) {
+    iovec iov[kMaxIov];
+    size_t n = 0;
+    for (auto it = tx_.begin(); it != tx_.end() && n + 2 <= kMaxIov; ++it) {
+      size_t off = it->done;
+      if (off < it->head.size()) {
+        iov[n++] = {it->head.data() + off, it->head.size() - off};
+        off = it->head.size();
+      }
+      if (it->op && off < it->total())
+        iov[n++] = {const_cast<uint8_t*>(it->op->data) + (off - it->head.size()), it->total() - off};
+    }
+    msghdr mh{};
+    mh.msg_iov = iov;
+    mh.msg_iovlen = n;
+    const ssize_t w = ::sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) {
+        // The reader sees the broken connection too; tell it in case it does not.
+        const Status why(NEXAR_ERR_PEER_LOST, strprintf("sending to rank %d over TCP: %s", peer_, std::strerror(errno)));
+        hub_->post([this, why] { fail_on_hub(why); });
+      }
+      break;
+    }
+    wrote = true;
+    auto left = static_cast<size_t>(w);
+    while (left > 0) {
+      TxItem& t = tx_.front();
+      const size_t take = std::min(left, t.total() - t.done);
+      t.done += take;
+      left -= take;
+      if (t.done == t.total()) {
+        if (t.op) done->push_back(t.op);
+        tx_.pop_front();
+      }
+    }
+  }
+  if (wrote) last_tx_ns_.store(now_ns());
+  if (tx_.empty()) cv_.notify_all();
+}
+
+void TcpLink::cancel(transport::SendOp* op, const Status& why) {
+  bool found = false;
+  {
+    std::lock_guard<std::mutex> lock(tx_mu_);
+    for (auto it = tx_.begin(); it != tx_.end(); ++it) {
+      if (it->op != op) continue;
+      found = true;
+      if (it->done == 0) {
+        tx_.erase(it);  // nothing of it on the stream yet
+      } else {
+        // Part is on the stream: the rest goes from a copy, so the stream stays whole and
+        // the link no longer reads op->data.
+        std::vector<uint8_t> rest;
+        rest.reserve(it->total() - it->done);
+        if (it->done < it->head.size()) rest.assign(it->head.begin() + static_cast<ptrdiff_t>(it->done), it->head.end());
+        const size_t from = it->done > it->head.size() ? it->done - it->head.size() : 0;
+        rest.insert(rest.end(), op->data + from, op->data + op->hdr.len);
+        *it = TxItem{std::move(rest), nullptr, 0};
+      }
+      break;
+    }
+  }
+  if (found) op->complete(why);
+}
+
+}  // namespace nexar::tcp

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
+// NEXAR_TRANSPORT=tcp end to end on loopback: real ranks under nexrun, every peer over
+// TCP (shared memory off, as with quic). Point to point, every collective with exact
+// results, keep-alives on an idle job, and the unknown-value error.
+#include <catch.hpp>
+
+#include "launcher/rank_run.h"
+
+using launcher_test::count_of;
+using launcher_test::expect_ok;
+using namespace std::chrono_literals;
+
+namespace {
+
+using Run = launcher_test::RankRun;
+const std::string kTcp = "NEXAR_TRANSPORT=tcp";
+
+Run p2p(int np, const std::string& scenario, std::vector<std::string> env = {}) {
+  env.push_back(kTcp);
+  env.push_back("NEXAR_DEBUG=INFO");
+  env.push_back("NEXAR_DEBUG_SUBSYS=INIT,NET");
+  return launcher_test::run_ranks(np, {P2P_PROBE, scenario}, env, {}, 90s);
+}
+
+}  // namespace
+
+TEST_CASE("point to point over TCP: ring, 0 B to 64 MiB, order", "[tcp]") {
+  Run r = p2p(4, "basic");
+  expect_ok(r, 4, "basic ok");
+  // Every peer went over TCP, said so, and said the payload is not encrypted.
+  CHECK(count_of(r.err, "-> rank") == 12);
+  CHECK(count_of(r.err, ": TCP") == 12);
+  CHECK(count_of(r.err, "NOT encrypted") == 4);
+  expect_ok(p2p(2, "sizes"), 2, "sizes ok");
+  expect_ok(p2p(2, "order"), 2, "order ok");
+}
+
+TEST_CASE("every collective over TCP with exact results at np 2 and 4", "[tcp]") {
+  const std::string scenarios = "sweep,dtypes,identical,nonblocking,large";
+  for (int np : {2, 4}) {
+    Run r = launcher_test::run_ranks(np, {COLL_E2E_PROBE, scenarios}, {kTcp, "NEXAR_TIMEOUT=60"}, {}, 120s);
+    INFO("np " << np << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE(r.end.finished);
+    REQUIRE(r.end.exit_code == 0);
+    for (const char* s : {"sweep", "dtypes", "identical", "nonblocking", "large"})
+      CHECK(count_of(r.out, std::string(": ") + s + " ok") == static_cast<size_t>(np));
+  }
+}
+
+TEST_CASE("an idle job over TCP outlives the peer timeout (keep-alives)", "[tcp]") {
+  expect_ok(p2p(2, "idle", {"NEXAR_PEER_TIMEOUT=1.5", "NEXAR_KEEPALIVE=0.3"}), 2, "idle ok");
+}
+
+TEST_CASE("an unknown NEXAR_TRANSPORT is an error naming it", "[tcp]") {
+  Run r = launcher_test::run_ranks(2, {P2P_PROBE, "basic"}, {"NEXAR_TRANSPORT=carrier-pigeon"}, {}, 30s);
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.end.finished);
+  CHECK(r.end.exit_code != 0);
+  CHECK(count_of(r.out + r.err, "NEXAR_TRANSPORT=carrier-pigeon is not a transport") >= 1);
+  CHECK(count_of(r.out, "basic ok") == 0);
+  Run cli = launcher_test::run_ranks(2, {P2P_PROBE, "basic"}, {}, {"--transport", "udp"}, 30s);
+  CHECK(cli.end.exit_code == 2);
+  CHECK(count_of(cli.err, "--transport") >= 1);
+}
