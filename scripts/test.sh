@@ -5,6 +5,7 @@
 #   scripts/test.sh              the normal build (build/)
 #   scripts/test.sh --sanitize   an ASan+UBSan build of everything (build-asan/)
 #   scripts/test.sh --tsan       a ThreadSanitizer build of everything (build-tsan/)
+#   scripts/test.sh --clang      a clang-14 build of everything (build-clang/)
 # Extra arguments after those go to ctest (e.g. -L long, -R p2p).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +24,11 @@ if [ "${1:-}" = "--tsan" ]; then
   dir=build-tsan
   cmake_args=(-DNEXAR_SANITIZE=thread -DCMAKE_BUILD_TYPE=Debug)
   export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+fi
+if [ "${1:-}" = "--clang" ]; then
+  shift
+  dir=build-clang
+  cmake_args=(-DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14)
 fi
 [ $# -gt 0 ] && ctest_args=("$@")
 scripts/build.sh "$dir" "${cmake_args[@]}"

@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <cstring>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "core/dtype.h"
 #include "core/reduce_table.h"
@@ -55,8 +58,12 @@ ReduceIsa reduce_best_isa() {
 bool reduce_isa_supported(ReduceIsa isa) {
   if (isa == ReduceIsa::SCALAR) return true;
 #if defined(__x86_64__) || defined(__i386__)
+  // avx2 also covers the OS saving the AVX state; F16C is read from CPUID leaf 1
+  // (clang's __builtin_cpu_supports does not know "f16c").
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+  return __builtin_cpu_supports("avx2") && f16c;
 #else
   return false;
 #endif

@@ -12,13 +12,20 @@
 #include "core/dtype.h"
 #include "core/reduce_table.h"
 
+// Everything defined below (not the headers above) is compiled for AVX2 + F16C: a
+// whole-file -mavx2 would also give AVX2 code to inline functions of the headers, which
+// the linker may then pick for the scalar path.
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,f16c"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,f16c")
 // -O2 (RelWithDebInfo) vectorizes only with GCC's "very cheap" cost model, which refuses
 // the aliasing check these kernels need (out may be an input): they stayed scalar, a
 // 512 KiB float sum took ~3x longer than its memory traffic. Vectorize them here whatever
-// the build's level.
+// the build's level. (clang vectorizes at -O2 with runtime alias checks.)
 #pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
 
 #define NX_KERNEL_NS nexar_reduce_avx2
 #include "core/reduce_kernels.inc"
@@ -87,4 +94,8 @@ const KernelTable& avx2_table() {
 
 }  // namespace nexar::reduce_impl
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif

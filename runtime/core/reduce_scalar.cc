@@ -10,11 +10,15 @@
 #include "core/reduce_table.h"
 
 // Vectorized at -O2 too (see reduce_avx2.cc: GCC's cheap model leaves them scalar).
+#if !defined(__clang__)
 #pragma GCC push_options
 #pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
 #define NX_KERNEL_NS nexar_reduce_scalar
 #include "core/reduce_kernels.inc"
+#if !defined(__clang__)
 #pragma GCC pop_options
+#endif
 
 namespace nexar::reduce_impl {
 namespace {
