@@ -42,40 +42,31 @@ bool parse_rates(const std::string& spec, double* drop, double* dup, double* cor
   return *drop + *dup + *corrupt <= 1.0;
 }
 
-struct KillSpec {
-  int rank = -1;
+// A RANK:POINT[:N] parameter, parsed once: armed when RANK is this world rank.
+struct PointSpec {
   std::string point;
   long nth = 1;
-};
-
-// Parsed once; armed says whether any kill is configured.
-struct KillState {
-  KillSpec spec;
   std::atomic<long> reached{0};
   bool armed = false;
-};
 
-KillState& kill_state() {
-  static KillState* s = [] {
-    auto* k = new KillState;  // never freed: read from any thread until exit
-    const std::string v = params::get_string("NEXAR_FAULT_KILL");
-    if (v.empty()) return k;
+  explicit PointSpec(const char* param) {
+    const std::string v = params::get_string(param);
+    if (v.empty()) return;
     const size_t a = v.find(':');
     const size_t b = a == std::string::npos ? std::string::npos : v.find(':', a + 1);
     char* end = nullptr;
     const long rank = std::strtol(v.c_str(), &end, 10);
     if (a == std::string::npos || end != v.c_str() + a || rank < 0) {
-      NX_WARN(INIT, "NEXAR_FAULT_KILL='%s' is not RANK:POINT[:N]: ignored", v.c_str());
-      return k;
+      NX_WARN(INIT, "%s='%s' is not RANK:POINT[:N]: ignored", param, v.c_str());
+      return;
     }
-    k->spec.rank = static_cast<int>(rank);
-    k->spec.point = v.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
-    if (b != std::string::npos) k->spec.nth = std::max(1L, std::strtol(v.c_str() + b + 1, nullptr, 10));
-    k->armed = k->spec.rank == params::get_int("NEXAR_RANK");
-    return k;
-  }();
-  return *s;
-}
+    point = v.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
+    if (b != std::string::npos) nth = std::max(1L, std::strtol(v.c_str() + b + 1, nullptr, 10));
+    armed = rank == params::get_int("NEXAR_RANK");
+  }
+  // True the Nth time this rank reaches point.
+  bool hit(const char* at) { return armed && point == at && reached.fetch_add(1) + 1 == nth; }
+};
 
 }  // namespace
 
@@ -120,11 +111,18 @@ void DatagramFaults::corrupt(uint8_t* data, size_t len) {
 }
 
 void kill_point(const char* point) {
-  KillState& k = kill_state();
-  if (!k.armed || k.spec.point != point) return;
-  if (k.reached.fetch_add(1) + 1 != k.spec.nth) return;
-  NX_WARN(INIT, "NEXAR_FAULT_KILL: rank %d kills itself at %s (time %ld)", k.spec.rank, point, k.spec.nth);
+  static PointSpec* spec = new PointSpec("NEXAR_FAULT_KILL");  // never freed: read until exit
+  if (!spec->hit(point)) return;
+  NX_WARN(INIT, "NEXAR_FAULT_KILL: rank %lld kills itself at %s (time %ld)",
+          static_cast<long long>(params::get_int("NEXAR_RANK")), point, spec->nth);
   ::kill(::getpid(), SIGKILL);
+}
+
+bool fail_point(const char* point) {
+  static PointSpec* spec = new PointSpec("NEXAR_FAULT_FAIL");
+  if (!spec->hit(point)) return false;
+  NX_WARN(INIT, "NEXAR_FAULT_FAIL: %s fails here (time %ld)", point, spec->nth);
+  return true;
 }
 
 }  // namespace nexar::fault

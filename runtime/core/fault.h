@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // Test-only fault injection, compiled in and off by default (NEXAR_FAULT_* parameters):
-// received QUIC datagrams dropped, duplicated or corrupted, and a rank that kills itself
-// at a named point. Off, each hook costs one load of a flag set at first use.
+// received QUIC datagrams dropped, duplicated or corrupted, a rank that kills itself at a
+// named point, and a system call that fails at a named point. Off, each hook costs one load of a flag set at first use.
 #pragma once
 
 #include <cstddef>
@@ -35,5 +35,10 @@ class DatagramFaults {
 // this is the Nth time it is reached. point: a static name ("collective", "agreement",
 // "rendezvous").
 void kill_point(const char* point);
+
+// True when NEXAR_FAULT_FAIL names this world rank and point and this is the Nth time it
+// is reached: the caller then fails as its system call would. Points: shm_map (mapping a
+// peer's shared-memory segment, ENOMEM).
+bool fail_point(const char* point);
 
 }  // namespace nexar::fault

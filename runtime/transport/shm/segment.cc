@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/fault.h"
+
 namespace nexar::shm {
 namespace {
 Status sys_error(const std::string& what, const std::string& name) {
@@ -66,6 +68,11 @@ Status Segment::open(const std::string& name, size_t min_bytes, std::unique_ptr<
     return Status::Ok();
   }
   const size_t bytes = static_cast<size_t>(st.st_size);
+  if (fault::fail_point("shm_map")) {  // testing only (NEXAR_FAULT_FAIL)
+    ::close(fd);
+    errno = ENOMEM;
+    return sys_error("mapping", name);
+  }
   void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   ::close(fd);
   if (p == MAP_FAILED) return sys_error("mapping", name);
