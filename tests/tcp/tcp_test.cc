@@ -2,7 +2,7 @@
 // Copyright 2026 The nexar authors
 // NEXAR_TRANSPORT=tcp end to end on loopback: real ranks under nexrun, every peer over
 // TCP (shared memory off, as with quic). Point to point, every collective with exact
-// results, keep-alives on an idle job, and the unknown-value error.
+// results, back-pressure, keep-alives on an idle job, and the unknown-value error.
 #include <catch.hpp>
 
 #include "launcher/rank_run.h"
@@ -25,7 +25,7 @@ Run p2p(int np, const std::string& scenario, std::vector<std::string> env = {}) 
 
 }  // namespace
 
-TEST_CASE("point to point over TCP: ring, 0 B to 64 MiB, order", "[tcp]") {
+TEST_CASE("point to point over TCP: ring, 0 B to 64 MiB, order, back-pressure", "[tcp]") {
   Run r = p2p(4, "basic");
   expect_ok(r, 4, "basic ok");
   // Every peer went over TCP, said so, and said the payload is not encrypted.
@@ -34,6 +34,9 @@ TEST_CASE("point to point over TCP: ring, 0 B to 64 MiB, order", "[tcp]") {
   CHECK(count_of(r.err, "NOT encrypted") == 4);
   expect_ok(p2p(2, "sizes"), 2, "sizes ok");
   expect_ok(p2p(2, "order"), 2, "order ok");
+  // 48 MiB of large messages nobody receives yet, past a 4 MiB store, then small ones the
+  // receiver takes first: they must not wait behind the large payloads.
+  expect_ok(p2p(2, "unexpected", {"NEXAR_UNEXPECTED_LIMIT=4194304"}), 2, "unexpected ok");
 }
 
 TEST_CASE("every collective over TCP with exact results at np 2 and 4", "[tcp]") {

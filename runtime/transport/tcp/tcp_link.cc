@@ -79,7 +79,7 @@ Status TcpLink::wait_goodbye(std::chrono::steady_clock::time_point deadline) {
   std::unique_lock<std::mutex> lock(tx_mu_);
   // Everything handed to the kernel is delivered unless the connection breaks, which the
   // peer then sees; its BYE says it read ours.
-  auto done = [&] { return bye_received_ ? (!dead_.ok() || tx_.empty()) : !dead_.ok(); };
+  auto done = [&] { return bye_received_ ? (!dead_.ok() || (tx_.empty() && await_cts_.empty())) : !dead_.ok(); };
   if (!cv_.wait_until(lock, deadline, done))
     return Status(NEXAR_ERR_TIMEOUT, strprintf("rank %d did not finish its goodbye in time", peer_));
   return bye_received_ ? Status::Ok() : dead_;
@@ -89,7 +89,7 @@ Status TcpLink::wait_delivered(std::chrono::steady_clock::time_point deadline) {
   std::unique_lock<std::mutex> lock(tx_mu_);
   // Handed to the kernel is delivered unless the connection breaks (close() sends a FIN
   // after it, never a reset while this rank still reads).
-  if (!cv_.wait_until(lock, deadline, [&] { return !dead_.ok() || tx_.empty(); }))
+  if (!cv_.wait_until(lock, deadline, [&] { return !dead_.ok() || (tx_.empty() && await_cts_.empty()); }))
     return Status(NEXAR_ERR_TIMEOUT, strprintf("rank %d did not take the last messages in time", peer_));
   return Status::Ok();
 }
@@ -124,6 +124,8 @@ void TcpLink::fail_locked(const Status& why) {
     graceful = bye_received_;
     if (dead_.ok()) dead_ = why;
     queued.swap(tx_);
+    for (auto& [seq, t] : await_cts_) queued.push_back(std::move(t));
+    await_cts_.clear();
   }
   cv_.notify_all();
   const int fd = fd_.load();
@@ -138,6 +140,9 @@ void TcpLink::fail_locked(const Status& why) {
     large_ = nullptr;
     sink_->on_message_abandon(m, why);
   }
+  for (auto& [seq, a] : announced_)
+    if (a.msg) sink_->on_message_abandon(a.msg, why);
+  announced_.clear();
   NX_INFO(NET, "TCP connection to rank %d ended: %s", peer_, graceful ? "after its goodbye" : why.to_string().c_str());
   if (!graceful) sink_->on_peer_lost(peer_, why);
 }
@@ -154,7 +159,7 @@ void TcpLink::tick(int64_t now, int64_t keepalive_ns, int64_t peer_timeout_ns) {
     std::lock_guard<std::mutex> lock(tx_mu_);
     bye_received = bye_received_;
   }
-  if (!bye_received && !paused_.load() && now - last_rx_ns_.load() > peer_timeout_ns)
+  if (!bye_received && now - last_rx_ns_.load() > peer_timeout_ns)
     fail_on_hub(Status(NEXAR_ERR_PEER_LOST,
                        strprintf("rank %d sent nothing over TCP for %.1f s (NEXAR_PEER_TIMEOUT)", peer_,
                                  static_cast<double>(now - last_rx_ns_.load()) / 1e9)));

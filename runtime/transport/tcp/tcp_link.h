@@ -11,7 +11,8 @@
 // once; a large one completes when the kernel has taken all of it.
 // Receiving: whoever polls (the hub's thread, or a waiting thread) drains the socket under
 // rx_mu_ (try-lock; a poller that finds it taken leaves a flag the holder re-checks).
-// Back-pressure: when the sink is over its limit the link stops reading until resume().
+// Back-pressure: while the sink is over its limit the link grants no CTS (until resume()),
+// so no more large payloads come; small messages and payloads already granted still do.
 #pragma once
 
 #include <atomic>
@@ -19,6 +20,7 @@
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "transport/net_link.h"
@@ -28,8 +30,17 @@ namespace nexar::tcp {
 
 class Hub;
 
-// A keep-alive on the stream: one byte, not a frame type of wire.h.
+// TCP-only frames beside those of wire.h (little-endian):
+//   PING  one byte: a keep-alive
+//   CTS   u64 seq: the receiver has room for the large message announced as seq
+//   DATA  u64 seq, u64 len, then len payload bytes: that message's payload
+// A large message's LARGE frame goes out at once; its payload only after the receiver's
+// CTS, so a large message nobody has room for never blocks the frames behind it.
 inline constexpr uint8_t kPing = 0x50;
+inline constexpr uint8_t kCts = 0x51;
+inline constexpr uint8_t kData = 0x52;
+inline constexpr size_t kCtsSize = 1 + 8, kDataHead = 1 + 8 + 8;
+inline constexpr int kMaxGranted = 4;  // large payloads granted and not yet read whole, per link
 
 class TcpLink final : public transport::NetLink {
  public:
@@ -79,7 +90,8 @@ class TcpLink final : public transport::NetLink {
   void drain_locked();  // under rx_mu_
   bool parse_locked();  // under rx_mu_; false once the link failed
   void fail_locked(const Status& why);  // under rx_mu_
-  void mark_ready();
+  void grant(uint64_t seq);  // sends CTS for seq (under rx_mu_)
+  bool on_cts(uint64_t seq);  // the peer has room: seq's payload joins the queue (false: no such send)
 
   const int self_rank_, peer_;
   const uint64_t eager_limit_;
@@ -91,22 +103,29 @@ class TcpLink final : public transport::NetLink {
   std::mutex tx_mu_;
   std::condition_variable cv_;  // with tx_mu_: ready, goodbye, dead
   std::deque<TxItem> tx_;
+  std::unordered_map<uint64_t, TxItem> await_cts_;  // large sends by seq: payload waits for CTS
   
   bool ready_ = false, closed_ = false, bye_received_ = false;
   Status dead_;
   std::atomic<int64_t> last_tx_ns_{0};
-  std::atomic<uint64_t> next_tx_seq_{0};
-  std::atomic<bool> bye_sent_{false};  // LARGE frames (the stream keeps the order)
+  uint64_t next_tx_seq_ = 0;           // LARGE frames
+  std::atomic<bool> bye_sent_{false};
 
   std::mutex rx_mu_;
   std::atomic<bool> rx_pending_{false};
   std::vector<uint8_t> rx_;  // bytes read, not yet parsed: [rx_off_, rx_end_)
   size_t rx_off_ = 0, rx_end_ = 0;
-  transport::InboundMsg* large_ = nullptr;  // the message whose LARGE payload is being read
+  struct Announced {
+    transport::InboundMsg* msg;
+    uint64_t len;
+  };
+  std::unordered_map<uint64_t, Announced> announced_;  // LARGE seen, DATA not yet
+  std::deque<uint64_t> cts_owed_;  // granted once the sink has room again, in order
+  int granted_ = 0;                // CTS sent whose payload has not arrived whole
+  transport::InboundMsg* large_ = nullptr;  // the message whose DATA payload is being read
   uint64_t large_left_ = 0;                  // its bytes still to come (dropped if large_ is null)
-  uint64_t next_rx_seq_ = 0;
   bool rx_dead_ = false;
-  std::atomic<bool> paused_{false};  // the sink is over its limit: no reading until resume
+  std::atomic<bool> paused_{false};  // the sink is over its limit: no CTS until resume
   std::atomic<bool> resume_requested_{false};
   std::atomic<int64_t> last_rx_ns_{0};
   Status fail_request_;  // under tx_mu_: set by fail_on_hub / peer_gone, applied by the reader

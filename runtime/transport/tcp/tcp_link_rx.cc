@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "core/log.h"
+#include "transport/le_bytes.h"
 #include "transport/tcp/tcp_hub.h"
 #include "transport/tcp/tcp_link.h"
 
@@ -40,10 +41,14 @@ void TcpLink::drain_locked() {
   if (fd < 0) return;
   if (resume_requested_.exchange(false)) {
     paused_.store(false);
-    last_rx_ns_.store(now_ns());
+    while (!cts_owed_.empty() && granted_ < kMaxGranted) {
+      grant(cts_owed_.front());
+      cts_owed_.pop_front();
+    }
   }
+  // Reads on while the sink is full: only what was granted, and small messages, come.
   for (;;) {
-    if (!parse_locked() || paused_.load()) return;
+    if (!parse_locked()) return;
     if (rx_off_ == rx_end_) rx_off_ = rx_end_ = 0;
     if (rx_end_ == rx_.size()) {  // a frame longer than the space left: make room
       std::memmove(rx_.data(), rx_.data() + rx_off_, rx_end_ - rx_off_);
@@ -65,6 +70,13 @@ void TcpLink::drain_locked() {
   }
 }
 
+void TcpLink::grant(uint64_t seq) {
+  ++granted_;
+  std::vector<uint8_t> cts{kCts};
+  transport::put_le(&cts, seq);
+  (void)enqueue(std::move(cts), nullptr);
+}
+
 bool TcpLink::parse_locked() {
   while (rx_off_ < rx_end_) {
     const uint8_t* p = rx_.data() + rx_off_;
@@ -76,10 +88,38 @@ bool TcpLink::parse_locked() {
       if (large_left_ == 0) large_ = nullptr;  // the sink frees it with the last piece
       rx_off_ += take;
       if (msg && !sink_->on_message_data(msg, p, take)) paused_.store(true);
+      if (large_left_ == 0 && --granted_ < kMaxGranted && !paused_.load() && !cts_owed_.empty()) {
+        grant(cts_owed_.front());
+        cts_owed_.pop_front();
+      }
       continue;
     }
     if (p[0] == kPing) {
       ++rx_off_;
+      continue;
+    }
+    if (p[0] == kCts) {
+      if (avail < kCtsSize) return true;
+      const auto seq = transport::get_le<uint64_t>(p + 1);
+      rx_off_ += kCtsSize;
+      if (!on_cts(seq)) {
+        fail_locked(Status(NEXAR_ERR_PROTOCOL, strprintf("rank %d granted an unknown large message", peer_)));
+        return false;
+      }
+      continue;
+    }
+    if (p[0] == kData) {
+      if (avail < kDataHead) return true;
+      const auto seq = transport::get_le<uint64_t>(p + 1), len = transport::get_le<uint64_t>(p + 9);
+      auto it = announced_.find(seq);
+      if (it == announced_.end() || it->second.len != len) {
+        fail_locked(Status(NEXAR_ERR_PROTOCOL, strprintf("rank %d sent a payload nobody granted", peer_)));
+        return false;
+      }
+      rx_off_ += kDataHead;
+      large_ = it->second.msg;
+      large_left_ = len;
+      announced_.erase(it);
       continue;
     }
     quic_link::Frame f;
@@ -96,8 +136,13 @@ bool TcpLink::parse_locked() {
         if (!sink_->on_message(peer_, f.hdr, f.payload)) paused_.store(true);
         break;
       case quic_link::FrameType::LARGE:
-        large_ = sink_->on_message_begin(peer_, f.hdr);
-        large_left_ = f.hdr.len;
+        if (!announced_.emplace(f.seq, Announced{sink_->on_message_begin(peer_, f.hdr), f.hdr.len}).second) {
+          fail_locked(Status(NEXAR_ERR_PROTOCOL, strprintf("rank %d announced large message %llu twice", peer_,
+                                                           static_cast<unsigned long long>(f.seq))));
+          return false;
+        }
+        if (paused_.load() || granted_ >= kMaxGranted) cts_owed_.push_back(f.seq);
+        else grant(f.seq);
         break;
       case quic_link::FrameType::ABORT:
         sink_->on_remote_abort(peer_, f.hdr.ctx, Status(static_cast<nexar_result_t>(f.code), f.text));

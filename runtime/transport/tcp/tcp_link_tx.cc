@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/log.h"
+#include "transport/le_bytes.h"
 #include "transport/tcp/tcp_hub.h"
 #include "transport/tcp/tcp_link.h"
 
@@ -26,8 +27,38 @@ void TcpLink::send(transport::SendOp* op) {
     op->complete(st);  // the payload was copied (or the link is dead)
     return;
   }
-  quic_link::encode_large(&frame, op->hdr, next_tx_seq_.fetch_add(1));
-  (void)enqueue(std::move(frame), op);
+  std::vector<transport::SendOp*> done;
+  Status dead;
+  {
+    std::lock_guard<std::mutex> lock(tx_mu_);
+    dead = dead_;
+    if (dead.ok()) {
+      const uint64_t seq = next_tx_seq_++;
+      quic_link::encode_large(&frame, op->hdr, seq);
+      std::vector<uint8_t> data_head{kData};
+      transport::put_le(&data_head, seq);
+      transport::put_le(&data_head, op->hdr.len);
+      await_cts_.emplace(seq, TxItem{std::move(data_head), op, 0});
+      tx_.push_back(TxItem{std::move(frame), nullptr, 0});
+      if (fd_.load() >= 0) flush_locked(&done);
+    }
+  }
+  if (!dead.ok()) op->complete(dead);
+  for (transport::SendOp* d : done) d->complete(Status::Ok());
+}
+
+bool TcpLink::on_cts(uint64_t seq) {
+  std::vector<transport::SendOp*> done;
+  {
+    std::lock_guard<std::mutex> lock(tx_mu_);
+    auto it = await_cts_.find(seq);
+    if (it == await_cts_.end()) return false;
+    tx_.push_back(std::move(it->second));
+    await_cts_.erase(it);
+    if (fd_.load() >= 0 && dead_.ok()) flush_locked(&done);
+  }
+  for (transport::SendOp* d : done) d->complete(Status::Ok());
+  return true;
 }
 
 void TcpLink::send_abort(uint32_t ctx, const Status& why) {
@@ -125,6 +156,17 @@ void TcpLink::cancel(transport::SendOp* op, const Status& why) {
         rest.insert(rest.end(), op->data + from, op->data + op->hdr.len);
         *it = TxItem{std::move(rest), nullptr, 0};
       }
+      break;
+    }
+  }
+  if (!found) {
+    std::lock_guard<std::mutex> lock(tx_mu_);
+    for (auto& [seq, t] : await_cts_) {
+      if (t.op != op) continue;
+      // Its LARGE frame is out: the payload still follows the peer's CTS, from a copy.
+      t.head.insert(t.head.end(), op->data, op->data + op->hdr.len);
+      t.op = nullptr;
+      found = true;
       break;
     }
   }
