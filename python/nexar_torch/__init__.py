@@ -5,10 +5,12 @@
 ``import nexar_torch`` registers the backend "nexar" with torch.distributed::
 
     import nexar_torch, torch.distributed as dist
-    dist.init_process_group("nexar")          # under nexrun
+    dist.init_process_group("nexar")          # under nexrun, torchrun, or with any store
 
 Under a nexar launcher (nexrun, or srun where libnexar joins by itself) the world group is
-the launcher's world, and later groups of the whole world duplicate it (docs/torch.md).
+the launcher's world. Otherwise, and for groups of some of the ranks, the group's rank 0
+makes a nexar unique id and passes it through torch's store. Later groups of the whole
+world duplicate the world's communicator (docs/torch.md).
 """
 import os
 from datetime import timedelta
@@ -22,28 +24,53 @@ __all__ = ["BACKEND"]
 BACKEND = "nexar"
 
 
-def _launcher_world(rank, size, ranks):
-    """True when the group is exactly the launcher's world, in its order."""
+def _launcher_world(rank, size):
+    """True when the launcher's world (nexrun) is the default group's, rank for rank."""
     try:
         env_rank = int(os.environ["NEXAR_RANK"])
         env_size = int(os.environ["NEXAR_WORLD_SIZE"])
     except (KeyError, ValueError):
         return False
-    return env_size == size and env_rank == rank and list(ranks) == list(range(size))
+    return env_size == size and env_rank == rank
+
+
+def _join_by_store(opts, ranks, timeout, whole):
+    """Group rank 0 makes a unique id and puts it in the group's store; the others wait for it
+    (up to the group's timeout) and every member joins with nexar_init_rank."""
+    store, rank, size = opts.store, opts.group_rank, opts.group_size
+    # A store may outlive a group of the same name (destroy_process_group, then a new one):
+    # each member counts its own joins, so the n-th group uses the n-th id.
+    n = store.add(f"nexar/joins/rank{rank}", 1)
+    key = f"nexar/unique_id/{n}"
+    if rank == 0:
+        uid = _C._unique_id()
+        store.set(key, uid)
+    else:
+        try:
+            store.wait([key], timeout)
+        except RuntimeError as e:
+            raise RuntimeError(
+                f"nexar backend: group {opts.group_id!r} (global ranks {ranks}): rank {rank} waited "
+                f"{timeout.total_seconds():g} s for the store key {key!r}, which group rank 0 "
+                f"(global rank {ranks[0]}) writes when it creates the group; rank {ranks[0]} never "
+                f"arrived ({str(e).strip()})") from None
+        uid = store.get(key)
+    return _C._from_unique_id(uid, rank, size, timeout, whole)
 
 
 def _create(opts, pg_options):
     if pg_options is not None:
         raise RuntimeError("nexar backend: process group options are not supported")
     rank, size = opts.group_rank, opts.group_size
-    ranks = list(opts.global_ranks_in_group) or list(range(size))  # [] for the default group
+    default_group = not opts.global_ranks_in_group
+    ranks = list(range(size)) if default_group else list(opts.global_ranks_in_group)
+    whole = default_group or ranks == list(range(_dist.get_world_size()))
     timeout = opts.timeout if isinstance(opts.timeout, timedelta) else timedelta(seconds=float(opts.timeout))
-    if _launcher_world(rank, size, ranks):
+    if whole and _C._has_world():
+        return _C._dup_world(timeout)
+    if default_group and _launcher_world(rank, size):
         return _C._from_launcher(timeout)
-    raise RuntimeError(
-        "nexar backend: this group needs a nexar unique id (group ranks "
-        f"{ranks}, rank {rank} of {size}), which this build cannot make yet; start under nexrun "
-        "and use groups of the whole world")
+    return _join_by_store(opts, ranks, timeout, whole)
 
 
 _dist.Backend.register_backend(BACKEND, _create, extended_api=True)

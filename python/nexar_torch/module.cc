@@ -4,18 +4,46 @@
 // registers them with torch.distributed as the backend "nexar". The objects are torch's own
 // ProcessGroup type in Python (torch._C._distributed_c10d.ProcessGroup).
 #include "nexar_torch/process_group.h"
+#include "nexar_torch/torch_args.h"
 
 #include <pybind11/chrono.h>
 #include <pybind11/pybind11.h>
 #include <torch/csrc/utils/pybind.h>
 
+#include <cstring>
+
 namespace py = pybind11;
 
 namespace {
 
-c10::intrusive_ptr<c10d::ProcessGroup> from_launcher(std::chrono::milliseconds timeout) {
+using nexar_torch::ProcessGroupNexar;
+using Group = c10::intrusive_ptr<c10d::ProcessGroup>;
+
+Group from_launcher(std::chrono::milliseconds timeout) {
   py::gil_scoped_release no_gil;  // collective: other Python threads keep running
-  return nexar_torch::ProcessGroupNexar::from_launcher(timeout);
+  return ProcessGroupNexar::from_launcher(timeout);
+}
+
+py::bytes unique_id() {
+  nexar_unique_id_t id;
+  nexar_result_t rc = nexar_get_unique_id(&id);
+  TORCH_CHECK(rc == NEXAR_SUCCESS,
+              nexar_torch::failure_text("process group (nexar_get_unique_id)", rc, nexar_comm_last_error(nullptr)));
+  return py::bytes(reinterpret_cast<const char *>(id.bytes), sizeof id.bytes);
+}
+
+Group from_unique_id(const std::string &bytes, int rank, int size, std::chrono::milliseconds timeout, bool whole) {
+  nexar_unique_id_t id;
+  TORCH_CHECK(bytes.size() == sizeof id.bytes, "nexar backend: a unique id has ", sizeof id.bytes, " bytes, not ",
+              bytes.size(), " (the store holds something else under the id's key)");
+  std::memcpy(id.bytes, bytes.data(), sizeof id.bytes);
+  py::gil_scoped_release no_gil;
+  return ProcessGroupNexar::from_unique_id(id, rank, size, timeout, whole);
+}
+
+Group dup_world(std::chrono::milliseconds timeout) {
+  py::gil_scoped_release no_gil;
+  return ProcessGroupNexar::dup_world(timeout);
 }
 
 }  // namespace
@@ -25,4 +53,9 @@ PYBIND11_MODULE(_C, m) {
   py::module::import("torch.distributed");  // ProcessGroup's Python type must exist first
   m.def("_from_launcher", &from_launcher, py::arg("timeout"),
         "The group over the world of the launcher that started this process (nexrun, srun).");
+  m.def("_unique_id", &unique_id, "A fresh nexar unique id (nexar_get_unique_id), as bytes.");
+  m.def("_from_unique_id", &from_unique_id, py::arg("id"), py::arg("rank"), py::arg("size"), py::arg("timeout"),
+        py::arg("whole"), "The group over the job of a unique id (nexar_init_rank).");
+  m.def("_has_world", &ProcessGroupNexar::has_world, "Whether the default group's world is alive.");
+  m.def("_dup_world", &dup_world, py::arg("timeout"), "A group over a duplicate of the world (nexar_comm_dup).");
 }

@@ -23,25 +23,52 @@ std::shared_ptr<Comm> checked(nexar_result_t rc, nexar_comm_t c, const char *wha
   return std::make_shared<Comm>(c);
 }
 
+// The default group's world lives as long as a group uses it; later whole-world groups get
+// their own duplicate of it.
+std::mutex world_mu;
+std::weak_ptr<Comm> world;
+
 }  // namespace
 
 c10::intrusive_ptr<ProcessGroupNexar> ProcessGroupNexar::from_launcher(std::chrono::milliseconds timeout) {
-  // The world lives as long as a group uses it; later full-world groups get their own copy.
-  static std::mutex mu;
-  static std::weak_ptr<Comm> world;
-  std::lock_guard<std::mutex> lock(mu);
-  std::shared_ptr<Comm> comm;
-  if (auto w = world.lock()) {
-    nexar_comm_t dup = nullptr;
-    nexar_result_t rc = nexar_comm_dup(w->get(), &dup);
-    comm = checked(rc, dup, "process group (nexar_comm_dup of the world)");
-  } else {
-    nexar_comm_t w0 = nullptr;
-    nexar_result_t rc = nexar_init(&w0);
-    comm = checked(rc, w0, "process group (nexar_init)");
-    world = comm;
+  std::lock_guard<std::mutex> lock(world_mu);
+  TORCH_CHECK(!world.lock(), "nexar backend: the world already exists");
+  nexar_comm_t w = nullptr;
+  nexar_result_t rc = nexar_init(&w);
+  auto comm = checked(rc, w, "process group (nexar_init)");
+  world = comm;
+  return c10::make_intrusive<ProcessGroupNexar>(std::move(comm), timeout);
+}
+
+c10::intrusive_ptr<ProcessGroupNexar> ProcessGroupNexar::from_unique_id(const nexar_unique_id_t &id, int rank,
+                                                                        int size, std::chrono::milliseconds timeout,
+                                                                        bool whole) {
+  nexar_comm_t w = nullptr;
+  nexar_result_t rc = nexar_init_rank(&id, rank, size, &w);
+  auto comm = checked(rc, w, "process group (nexar_init_rank)");
+  if (whole) {
+    std::lock_guard<std::mutex> lock(world_mu);
+    if (!world.lock()) world = comm;
   }
   return c10::make_intrusive<ProcessGroupNexar>(std::move(comm), timeout);
+}
+
+bool ProcessGroupNexar::has_world() {
+  std::lock_guard<std::mutex> lock(world_mu);
+  return !world.expired();
+}
+
+c10::intrusive_ptr<ProcessGroupNexar> ProcessGroupNexar::dup_world(std::chrono::milliseconds timeout) {
+  std::shared_ptr<Comm> w;
+  {
+    std::lock_guard<std::mutex> lock(world_mu);
+    w = world.lock();
+  }
+  TORCH_CHECK(w, "nexar backend: no world to duplicate");
+  nexar_comm_t dup = nullptr;
+  nexar_result_t rc = nexar_comm_dup(w->get(), &dup);
+  return c10::make_intrusive<ProcessGroupNexar>(checked(rc, dup, "process group (nexar_comm_dup of the world)"),
+                                                timeout);
 }
 
 ProcessGroupNexar::ProcessGroupNexar(std::shared_ptr<Comm> comm, std::chrono::milliseconds timeout)
@@ -101,10 +128,29 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::recv(std::vector<at::Tensor> &
   return work;
 }
 
-c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::recvAnysource(std::vector<at::Tensor> &, int) {
-  TORCH_CHECK(false,
-              "nexar recv from any source is not supported (nexar's non-blocking receive does not report the "
-              "sender, which torch must return): pass src");
+c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::recvAnysource(std::vector<at::Tensor> &tensors, int tag) {
+  const at::Tensor &t = single_tensor(tensors, "recv");
+  Buffer b = bytes_of(t);
+  auto work = launch(c10d::OpType::RECVANYSOURCE, "recv from any source", {t}, {t}, [&](InFlight &f) {
+    f.want_source = true;  // completed by nexar_wait_status, which tells the sender
+    f.requests.push_back(nullptr);
+    return nexar_irecv(b.data, b.count, b.dtype, NEXAR_ANY_SOURCE, tag, comm(), &f.requests.back());
+  });
+  return work;
+}
+
+void ProcessGroupNexar::startCoalescing() {
+  nexar_result_t rc = nexar_group_start();
+  TORCH_CHECK(rc == NEXAR_SUCCESS, failure_text("batch_isend_irecv (nexar_group_start)", rc,
+                                                nexar_comm_last_error(nullptr)));
+}
+
+void ProcessGroupNexar::endCoalescing(std::vector<c10::intrusive_ptr<c10d::Work>> &) {
+  // Starts the batch's sends and receives together and returns once all are done; each
+  // Work then reports its own operation's result.
+  nexar_result_t rc = nexar_group_end();
+  TORCH_CHECK(rc == NEXAR_SUCCESS, failure_text("batch_isend_irecv (nexar_group_end)", rc,
+                                                nexar_comm_last_error(nullptr)));
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::barrier(const c10d::BarrierOptions &) {

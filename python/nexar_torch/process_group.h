@@ -36,12 +36,16 @@ class Comm {
 
 class ProcessGroupNexar final : public c10d::ProcessGroup {
  public:
-  // The group over launcher world's ranks (nexrun, srun): the world itself the first time,
-  // a duplicate of it afterwards (collective over the world).
+  // The group over the launcher's world (nexrun, srun): nexar_init, once per process.
   static c10::intrusive_ptr<ProcessGroupNexar> from_launcher(std::chrono::milliseconds timeout);
-  // The group over a world joined by a unique id (nexar_init_rank).
-  static c10::intrusive_ptr<ProcessGroupNexar> from_unique_id(const std::string &id, int rank, int size,
-                                                              std::chrono::milliseconds timeout);
+  // The group over a job joined by a unique id (nexar_init_rank); whole: it is the default
+  // group's world (later whole-world groups duplicate it).
+  static c10::intrusive_ptr<ProcessGroupNexar> from_unique_id(const nexar_unique_id_t &id, int rank, int size,
+                                                              std::chrono::milliseconds timeout, bool whole);
+  // Whether a world (launcher's or unique id's) is alive, and a group over a duplicate of it
+  // (nexar_comm_dup: collective over the world).
+  static bool has_world();
+  static c10::intrusive_ptr<ProcessGroupNexar> dup_world(std::chrono::milliseconds timeout);
 
   ProcessGroupNexar(std::shared_ptr<Comm> comm, std::chrono::milliseconds timeout);
   ~ProcessGroupNexar() override;
@@ -78,8 +82,12 @@ class ProcessGroupNexar final : public c10d::ProcessGroup {
                                           const c10d::AllToAllOptions &opts) override;
   c10::intrusive_ptr<c10d::Work> send(std::vector<at::Tensor> &tensors, int dst, int tag) override;
   c10::intrusive_ptr<c10d::Work> recv(std::vector<at::Tensor> &tensors, int src, int tag) override;
-  // Refused: nexar's non-blocking receive does not report the sender torch must return.
+  // A receive from any rank; the Work's sourceRank() is the sender (nexar_wait_status).
   c10::intrusive_ptr<c10d::Work> recvAnysource(std::vector<at::Tensor> &tensors, int tag) override;
+  // batch_isend_irecv: the sends and receives between them form one nexar group
+  // (nexar_group_start / nexar_group_end), started together.
+  void startCoalescing() override;
+  void endCoalescing(std::vector<c10::intrusive_ptr<c10d::Work>> &reqs) override;
   c10::intrusive_ptr<c10d::Work> barrier(const c10d::BarrierOptions &opts) override;
 
   nexar_comm_t comm() const { return comm_->get(); }

@@ -12,7 +12,9 @@ std::string InFlight::wait_all(const char *what) {
   std::string error;
   for (nexar_request_t &req : requests) {
     if (req == nullptr) continue;
-    nexar_result_t rc = nexar_wait(req);
+    nexar_status_t status{};
+    nexar_result_t rc = want_source ? nexar_wait_status(req, &status) : nexar_wait(req);
+    if (want_source) source = status.source;
     req = nullptr;
     if (rc != NEXAR_SUCCESS && error.empty()) error = failure_text(what, rc, nexar_comm_last_error(nullptr));
   }
@@ -73,6 +75,7 @@ void NexarWork::complete() {
     if (completed_) return;
   }
   std::string error = flight.wait_all(what_);
+  if (flight.want_source) source_rank = flight.source;
   if (error.empty() && on_success) {
     try {
       on_success();
@@ -103,8 +106,11 @@ void NexarWork::finish_with(const std::string &error) {
 }
 
 bool NexarWork::isCompleted() {
+  // nexar_test would free a receive without telling its sender: that one completes on the
+  // Completer thread (nexar_wait_status), and is done when the thread is.
+  if (flight.want_source) complete_in_background();
   std::unique_lock<std::mutex> drive(complete_mu_, std::try_to_lock);
-  if (drive.owns_lock()) {
+  if (drive.owns_lock() && !flight.want_source) {
     bool all_done = true;
     for (nexar_request_t &req : flight.requests) {
       if (req == nullptr) continue;
@@ -138,7 +144,6 @@ int NexarWork::sourceRank() const { return source_rank; }
 
 c10::intrusive_ptr<c10::ivalue::Future> NexarWork::getFuture() {
   bool complete_now = false;
-  bool drive_later = false;
   c10::intrusive_ptr<c10::ivalue::Future> fut;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -147,8 +152,6 @@ c10::intrusive_ptr<c10::ivalue::Future> NexarWork::getFuture() {
       if (completed_) {
         future_done_ = true;
         complete_now = true;
-      } else {
-        drive_later = true;
       }
     }
     fut = future_;
@@ -158,13 +161,21 @@ c10::intrusive_ptr<c10::ivalue::Future> NexarWork::getFuture() {
       fut->setError(exception_);
     else
       fut->markCompleted(c10::IValue(outputs));
-  }
-  if (drive_later) {
-    auto self = c10::intrusive_ptr<NexarWork>::reclaim_copy(this);
-    auto completer = completer_.lock();
-    if (!completer || !completer->post([self] { self->complete(); })) complete();
+  } else {
+    complete_in_background();
   }
   return fut;
+}
+
+void NexarWork::complete_in_background() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (completed_ || in_background_) return;
+    in_background_ = true;
+  }
+  auto self = c10::intrusive_ptr<NexarWork>::reclaim_copy(this);
+  auto completer = completer_.lock();
+  if (!completer || !completer->post([self] { self->complete(); })) complete();
 }
 
 }  // namespace nexar_torch

@@ -34,6 +34,8 @@ struct InFlight {
   std::vector<size_t> counts;
   nexar_result_t start_rc = NEXAR_SUCCESS;  // a failed start: reported once the others end
   std::string start_error;
+  bool want_source = false;  // a receive from any source: its one request's sender goes to source
+  int source = -1;
   // Waits for every request (freeing them all); the first failure's text, or "".
   std::string wait_all(const char *what);
 };
@@ -81,11 +83,15 @@ class NexarWork final : public c10d::Work {
 
  private:
   void finish_with(const std::string &error);
+  // Has the group's Completer thread complete the Work (once), or completes it now when
+  // the group is gone.
+  void complete_in_background();
   const char *what_;
   std::weak_ptr<Completer> completer_;
   std::mutex complete_mu_;  // held while completing; try-locked by isCompleted
   c10::intrusive_ptr<c10::ivalue::Future> future_;
   bool future_done_ = false;  // under mutex_ (the base class's)
+  bool in_background_ = false;  // under mutex_: complete_in_background was called
 };
 
 }  // namespace nexar_torch
