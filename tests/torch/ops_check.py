@@ -151,7 +151,6 @@ if n > 1:
     for q in reqs:
         q.wait()
     same(got, value_of(left, 64, torch.float16), "isend/irecv")
-    expect_error(lambda: dist.recv(torch.zeros(1)), "any source", "pass src")
     expect_error(lambda: dist.send(torch.zeros(1), dst=right, tag=-1), "nexar send failed", "NEXAR_ERR_INVALID_ARGUMENT")
 
 # barrier, async
