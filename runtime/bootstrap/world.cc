@@ -157,7 +157,7 @@ Status World::start_tcp(const std::string& bind_ip) {
     tcp_->set_link(p, link);
     engine_->set_link(p, link);
   }
-  endpoint_->set_accept_handler([this](quic::Connection& conn) -> quic::Application* {
+  endpoint_->set_accept_handler([](quic::Connection& conn) -> quic::Application* {
     NX_WARN(NET, "refusing a QUIC connection from %s: data between ranks goes over TCP (NEXAR_TRANSPORT=tcp)",
             conn.peer().to_string().c_str());
     return nullptr;
