@@ -12,9 +12,10 @@ namespace nexar::transport {
 
 template <typename T>
 void put_le(std::vector<uint8_t>* out, T v) {
-  uint8_t b[sizeof(T)];
-  std::memcpy(b, &v, sizeof(T));
-  out->insert(out->end(), b, b + sizeof(T));
+  // resize + memcpy: GCC 12 at -O3 takes insert() into an empty vector for an overflow.
+  const size_t n = out->size();
+  out->resize(n + sizeof(T));
+  std::memcpy(out->data() + n, &v, sizeof(T));
 }
 
 template <typename T>
