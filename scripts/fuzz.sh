@@ -23,9 +23,10 @@ if ! command -v clang++-14 > /dev/null; then
   exit 2
 fi
 flags="-fsanitize=fuzzer-no-link"
+mkdir -p "$dir"
 cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-14 \
   -DCMAKE_CXX_COMPILER=clang++-14 -DNEXAR_FUZZ=ON -DNEXAR_SANITIZE=address,undefined \
-  -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" > "$dir.cmake.log" 2>&1 || { cat "$dir.cmake.log" >&2; exit 1; }
+  -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" > "$dir/configure.log" 2>&1 || { cat "$dir/configure.log" >&2; exit 1; }
 cmake --build "$dir" -j2 --target "${targets[@]/#/fuzz_}"
 [ $build_only = 1 ] && exit 0
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
