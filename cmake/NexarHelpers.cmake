@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The nexar authors
-# nexar_internal_library(name DIR dir [DEPS ...]): a static PIC library made of every
-# .cc file directly under runtime/<dir>, linked into libnexar.so and nexrun. A folder with
+# nexar_internal_library(name DIR dir [FILES ...] [DEPS ...]): a static PIC library made of
+# every .cc file directly under runtime/<dir> plus FILES (paths under runtime/, for a folder
+# whose files belong to two layers), linked into libnexar.so and nexrun. A folder with
 # headers only gives an interface library.
 function(nexar_internal_library name)
-  cmake_parse_arguments(ARG "" "DIR" "DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "DIR" "FILES;DEPS" ${ARGN})
   file(GLOB srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_DIR}/*.cc)
+  list(TRANSFORM ARG_FILES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
+  list(APPEND srcs ${ARG_FILES})
   if(srcs)
     add_library(${name} STATIC ${srcs})
     target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/runtime)

@@ -11,15 +11,15 @@
 
 #include "p2p/waiter.h"
 #include "transport/quic/endpoint.h"
-#include "transport/shm/progress.h"
+#include "transport/progress.h"
 #include "transport/tcp/tcp_hub.h"
 
 namespace nexar::bootstrap {
 
-class WorldProgress final : public shm::Progress, public p2p::SpinListener {
+class WorldProgress final : public transport::Progress, public p2p::SpinListener {
  public:
   // Any may be null; detach() before the endpoint or the TCP hub goes.
-  WorldProgress(shm::Progress* shm, quic::Endpoint* endpoint, tcp::Hub* tcp = nullptr)
+  WorldProgress(transport::Progress* shm, quic::Endpoint* endpoint, tcp::Hub* tcp = nullptr)
       : shm_(shm), endpoint_(endpoint), tcp_(tcp) {}
   void detach() {
     endpoint_.store(nullptr, std::memory_order_release);
@@ -50,7 +50,7 @@ class WorldProgress final : public shm::Progress, public p2p::SpinListener {
 
  private:
   static constexpr uint32_t kShmPollsPerSocket = 16;
-  shm::Progress* const shm_;
+  transport::Progress* const shm_;
   std::atomic<quic::Endpoint*> endpoint_;
   std::atomic<tcp::Hub*> tcp_;
   std::atomic<uint32_t> calls_{0};  // a sampling rate: increments lost between threads do no harm

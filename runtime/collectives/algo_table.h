@@ -14,7 +14,7 @@
 
 namespace nexar::coll {
 
-// What an algorithm needs of the communicator's shared-memory slots (shm_slots.h).
+// What an algorithm needs of the communicator's shared-memory slots (shm_coll/shm_slots.h).
 enum class SlotUse : unsigned char {
   NONE,    // nothing: runs anywhere
   INLINE,  // slots, and a payload of at most NEXAR_SHM_COLL_INLINE bytes

@@ -28,7 +28,7 @@ struct Pending {
   void* impl = nullptr;
 };
 
-class ShmSlots;  // shm_slots.h
+class ShmSlots;  // shm_coll/shm_slots.h
 
 class CollContext {
  public:
@@ -37,7 +37,7 @@ class CollContext {
   virtual int size() const = 0;
   // See CollTransport. Implementations with shared memory between all ranks override it.
   virtual CollTransport transport() const { return CollTransport::NETWORK; }
-  // The communicator's shared-memory slots (shm_slots.h), nullptr where it has none.
+  // The communicator's shared-memory slots (shm_coll/shm_slots.h), nullptr where it has none.
   // Must be non-null on every rank or on none.
   virtual ShmSlots* shm_slots() { return nullptr; }
   // Told the algorithm chosen for the running collective (a static name), for its record.

@@ -6,7 +6,7 @@
 
 #include "collectives/algorithms.h"
 #include "collectives/select.h"
-#include "collectives/shm_slots.h"
+#include "shm_coll/shm_slots.h"
 #include "collectives/vcount_check.h"
 #include "core/dtype.h"
 #include "core/log.h"

@@ -14,7 +14,7 @@
 
 #include "comm/coll_queue.h"
 #include "comm/context_registry.h"
-#include "comm/slot_area.h"
+#include "shm_coll/slot_area.h"
 #include "p2p/engine.h"
 #include "trace/comm_recorder.h"
 
@@ -87,7 +87,7 @@ class Comm {
   Status wait(const p2p::RequestPtr& req, p2p::Clock::time_point deadline);
   int comm_rank_of_world(int world_rank) const;
 
-  // The shared-memory collective slots (slot_area.h), nullptr where it has none.
+  // The shared-memory collective slots (shm_coll/slot_area.h), nullptr where it has none.
   SlotArea* slot_area() const { return slots_.get(); }
   // A shrunk communicator takes over its revoked parent's area (before its first use).
   void set_slot_area(std::unique_ptr<SlotArea> a) { slots_ = std::move(a); }

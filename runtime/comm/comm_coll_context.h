@@ -15,7 +15,7 @@
 #include "collectives/coll_context.h"
 #include "collectives/collective.h"
 #include "comm/comm.h"
-#include "comm/comm_slots.h"
+#include "shm_coll/comm_slots.h"
 
 namespace nexar::comm {
 

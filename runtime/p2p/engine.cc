@@ -403,17 +403,17 @@ void Engine::drop_unexpected_locked(transport::InboundMsg* ib) {
   delete ib->um;
 }
 
-shm::Placement Engine::claim_placement(InboundMsg* ib, uint8_t** dst) {
+transport::Placement Engine::claim_placement(InboundMsg* ib, uint8_t** dst) {
   std::lock_guard<std::mutex> lock(mu_);
   if (ib->req) {
     ib->placing = true;
     Request& r = *ib->req;
     if (!r.regions.empty() && r.stage.size() != ib->hdr.len) r.stage.resize(ib->hdr.len);
     *dst = r.regions.empty() ? r.buf : r.stage.data();
-    return shm::Placement::BOUND;
+    return transport::Placement::BOUND;
   }
-  if (ib->um && !ib->discard) return shm::Placement::PENDING;
-  return shm::Placement::DISCARD;
+  if (ib->um && !ib->discard) return transport::Placement::PENDING;
+  return transport::Placement::DISCARD;
 }
 
 void Engine::finish_placement(InboundMsg* ib, const Status& st) {

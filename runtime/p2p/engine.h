@@ -20,7 +20,7 @@
 #include "p2p/request.h"
 #include "p2p/unexpected.h"
 #include "p2p/waiter.h"
-#include "transport/shm/placement_sink.h"
+#include "transport/placement_sink.h"
 #include "transport/transport.h"
 
 namespace nexar::p2p {
@@ -44,7 +44,7 @@ class ControlHandler {
   virtual void on_lost(int src) = 0;
 };
 
-class Engine final : public shm::PlacementSink {
+class Engine final : public transport::PlacementSink {
  public:
   Engine(int world_rank, int world_size, size_t unexpected_limit);
   ~Engine() override;
@@ -120,8 +120,8 @@ class Engine final : public shm::PlacementSink {
   void on_peer_lost(int src, const Status& why) override;
   void on_remote_abort(int src, uint32_t ctx, const Status& why) override;
 
-  // shm::PlacementSink
-  shm::Placement claim_placement(transport::InboundMsg* msg, uint8_t** dst) override;
+  // transport::PlacementSink
+  transport::Placement claim_placement(transport::InboundMsg* msg, uint8_t** dst) override;
   void finish_placement(transport::InboundMsg* msg, const Status& st) override;
   void release_placement(transport::InboundMsg* msg) override;
   uint64_t bind_generation() const override { return bind_gen_.load(std::memory_order_acquire); }

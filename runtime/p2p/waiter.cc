@@ -4,7 +4,7 @@
 
 namespace nexar::p2p {
 
-void Waiter::configure(shm::Doorbell* bell, Progress* progress, int64_t spin_ns, SpinYield yield,
+void Waiter::configure(transport::Doorbell* bell, Progress* progress, int64_t spin_ns, SpinYield yield,
                        SpinListener* listener) {
   bell_ = bell ? bell : &own_bell_;
   progress_ = progress;

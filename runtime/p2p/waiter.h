@@ -13,14 +13,14 @@
 #include <chrono>
 #include <cstdint>
 
-#include "transport/shm/doorbell.h"
-#include "transport/shm/progress.h"
+#include "transport/doorbell.h"
+#include "transport/progress.h"
 
 namespace nexar::p2p {
 
 using Clock = std::chrono::steady_clock;
 
-using shm::Progress;
+using transport::Progress;
 
 // Optionally told when a waiting thread starts and stops polling a Progress in a loop: a
 // transport whose own thread watches for the same work steps back meanwhile (the QUIC
@@ -54,12 +54,12 @@ class Waiter {
   // while waiting (may be null); spin_ns: how long to poll before sleeping; yield: when to
   // give up the CPU between polls. listener (may be null) hears when a wait starts and ends
   // its spin.
-  void configure(shm::Doorbell* bell, Progress* progress, int64_t spin_ns, SpinYield yield,
+  void configure(transport::Doorbell* bell, Progress* progress, int64_t spin_ns, SpinYield yield,
                  SpinListener* listener = nullptr);
   void reset() { configure(nullptr, nullptr, 0, SpinYield::kNever); }
 
-  shm::Doorbell* bell() { return bell_; }
-  void ring() { shm::ring(bell_); }
+  transport::Doorbell* bell() { return bell_; }
+  void ring() { transport::ring(bell_); }
   void poll() {
     if (progress_) progress_->poll();
   }
@@ -92,8 +92,8 @@ class Waiter {
     score_.store(s, std::memory_order_relaxed);
   }
 
-  shm::Doorbell own_bell_;
-  shm::Doorbell* bell_ = &own_bell_;
+  transport::Doorbell own_bell_;
+  transport::Doorbell* bell_ = &own_bell_;
   Progress* progress_ = nullptr;
   SpinListener* listener_ = nullptr;
   int64_t spin_ns_ = 0;
@@ -169,20 +169,20 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
     if (listener_) listener_->spin_end(true);
     told_sleep = listener_ != nullptr;
   }
-  shm::Doorbell* b = bell_;
+  transport::Doorbell* b = bell_;
   for (;;) {
-    const uint32_t s = shm::begin_sleep(b);
+    const uint32_t s = transport::begin_sleep(b);
     poll();
     const bool ok = done();
     const auto now = Clock::now();
     if (ok || now >= deadline) {
-      shm::end_sleep(b);
+      transport::end_sleep(b);
       if (told_sleep) listener_->sleep_end();
       return ok;
     }
     // Wake up at least every second: bounded even if a ring were ever missed.
     const int64_t left = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - now).count();
-    shm::sleep(b, s, std::min<int64_t>(left, 1000000000));
+    transport::sleep(b, s, std::min<int64_t>(left, 1000000000));
   }
 }
 

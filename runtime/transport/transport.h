@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // The per-peer transport interface between the point-to-point engine and a transport
-// (QUIC between hosts, the in-process self link; shared memory later). A transport moves
-// framed messages: a header (context, tag, length) and a payload.
+// (quic_link/ between hosts, shm/ between ranks of one host, p2p/self_link.h within a
+// process). A transport moves framed messages: a header (context, tag, length) and a payload.
+// The other seam types live next to this file: placement_sink.h (a sink that lets a link
+// write a large payload straight into the matched receive), progress.h (polling that
+// waiting threads do for a transport) and doorbell.h (the wake-up word they sleep on).
 //
 // Sending: the engine hands a link a SendOp; the link completes it (exactly once, on any
 // thread) when the payload memory may be reused, or with the error that stopped it.

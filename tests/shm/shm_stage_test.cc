@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// allreduce shm_stage (collectives/allreduce_shm_stage.cc) end to end: real ranks under
+// allreduce shm_stage (shm_coll/allreduce_shm_stage.cc) end to end: real ranks under
 // nexrun on one host, the algorithm forced, slot_probe's scenarios (slot_probe.cc says what
 // each checks). Its three input paths: staged in the shared segment (the default), read by
 // CMA (NEXAR_SHM_STAGE_BYTES=0), and chunks of one page (many claims, races between the

@@ -8,7 +8,7 @@
 //   (rings and the slot areas page-aligned)
 //
 // Slot s belongs to the s-th local rank other than the owner, in world-rank order. The
-// collective slot areas (coll_slot.h) are written by the owner only and read by every
+// collective slot areas (shm_coll/coll_slot.h) are written by the owner only and read by every
 // local peer: the control plane of the shared-slot collectives.
 #pragma once
 
@@ -16,8 +16,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "transport/shm/coll_slot.h"
-#include "transport/shm/doorbell.h"
+#include "shm_coll/coll_slot.h"
+#include "transport/doorbell.h"
 
 namespace nexar::shm {
 
@@ -36,8 +36,8 @@ struct InboxHeader {
   uint64_t probe_addr;
   uint64_t probe_value;
   alignas(64) std::atomic<uint32_t> mapped;  // peers that mapped this inbox (a futex word)
-  alignas(64) Doorbell user;                 // the owner's waiting threads sleep here
-  alignas(64) Doorbell bg;                   // the owner's background progress thread
+  alignas(64) transport::Doorbell user;                 // the owner's waiting threads sleep here
+  alignas(64) transport::Doorbell bg;                   // the owner's background progress thread
   // Bumped by the owner's peer watch every tick (peer_watch.h); peers that see it stand
   // still for NEXAR_PEER_TIMEOUT declare the owner failed. Its own line: the writes stay
   // off the lines the message path uses.

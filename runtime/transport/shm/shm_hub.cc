@@ -35,7 +35,7 @@ size_t pow2_at_least(size_t n) {
 }
 }  // namespace
 
-Status ShmHub::create(const HubConfig& in, PlacementSink* sink, std::unique_ptr<ShmHub>* out) {
+Status ShmHub::create(const HubConfig& in, transport::PlacementSink* sink, std::unique_ptr<ShmHub>* out) {
   HubConfig cfg = in;
   cfg.ring_bytes = pow2_at_least(cfg.ring_bytes);
   if (cfg.coll_inline == SIZE_MAX)
@@ -140,7 +140,7 @@ Status ShmHub::connect(std::chrono::steady_clock::time_point deadline) {
     can_read_.push_back(cfg_.allow_cma && cma_probe(cfg_.tokens[static_cast<size_t>(p)].pid,
                                                    theirs.hdr()->probe_addr, theirs.hdr()->probe_value));
     theirs.hdr()->mapped.fetch_add(1, std::memory_order_release);
-    futex_wake_all(&theirs.hdr()->mapped);
+    transport::futex_wake_all(&theirs.hdr()->mapped);
   }
   // Every peer mapped our inbox: its name can go.
   const auto want = static_cast<uint32_t>(peers_.size());
@@ -152,7 +152,7 @@ Status ShmHub::connect(std::chrono::steady_clock::time_point deadline) {
       return Status(NEXAR_ERR_TIMEOUT, strprintf("only %u of the %u ranks on this host mapped this rank's inbox in time",
                                                  m, want));
     NX_RETURN_IF_ERROR(exited(peers_));
-    futex_wait(&inbox_.hdr()->mapped, m, std::min<int64_t>(left, 100 * 1000 * 1000));
+    transport::futex_wait(&inbox_.hdr()->mapped, m, std::min<int64_t>(left, 100 * 1000 * 1000));
   }
   own_->unlink();
   by_rank_view_.assign(cfg_.tokens.size(), InboxView{});
@@ -199,7 +199,7 @@ ShmHub::~ShmHub() {
   watch_.reset();  // reports nothing more
   if (bg_.joinable()) {
     stop_.store(true, std::memory_order_release);
-    ring(&inbox_.hdr()->bg);
+    transport::ring(&inbox_.hdr()->bg);
     bg_.join();
   }
   links_.clear();  // fails (quietly) what was still pending
@@ -222,11 +222,11 @@ void ShmHub::poll_locked() {
 
 void ShmHub::run_background() {
   ::prctl(PR_SET_NAME, "nexar-shm", 0, 0, 0);
-  Doorbell* bell = &inbox_.hdr()->bg;
+  transport::Doorbell* bell = &inbox_.hdr()->bg;
   for (;;) {
-    const uint32_t s = begin_sleep(bell);
+    const uint32_t s = transport::begin_sleep(bell);
     if (stop_.load(std::memory_order_acquire)) {
-      end_sleep(bell);
+      transport::end_sleep(bell);
       return;
     }
     // Never waits for the lock: a user thread may hold it through a long read (CMA), and
@@ -238,7 +238,7 @@ void ShmHub::run_background() {
       poll_mu_.unlock();
       next = kBackgroundTickNs;
     }
-    sleep(bell, s, next);
+    transport::sleep(bell, s, next);
   }
 }
 
@@ -248,7 +248,7 @@ void ShmHub::on_lost(int rank, bool silent, const Status& why) {
     lost_.push_back(Lost{rank, silent, why});
   }
   any_lost_.store(true, std::memory_order_release);
-  ring(&inbox_.hdr()->bg);
+  transport::ring(&inbox_.hdr()->bg);
 }
 
 void ShmHub::fail_reported_locked() {
@@ -268,7 +268,7 @@ void ShmHub::fail_reported_locked() {
       }
     l->fail(x.why);
   }
-  ring(&inbox_.hdr()->user);  // a thread waiting in a shared-slot collective checks alive()
+  transport::ring(&inbox_.hdr()->user);  // a thread waiting in a shared-slot collective checks alive()
 }
 
 void ShmHub::send_bye() {

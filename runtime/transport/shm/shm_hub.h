@@ -23,7 +23,7 @@
 
 #include "transport/shm/inbox.h"
 #include "transport/shm/peer_watch.h"
-#include "transport/shm/progress.h"
+#include "transport/progress.h"
 #include "transport/shm/segment.h"
 #include "transport/shm/shm_link.h"
 #include "transport/shm/token.h"
@@ -46,10 +46,10 @@ struct HubConfig {
   double peer_timeout_s = 0;
 };
 
-class ShmHub final : public Progress {
+class ShmHub final : public transport::Progress {
  public:
   // Creates this rank's inbox under cfg.tokens[cfg.rank].name.
-  static Status create(const HubConfig& cfg, PlacementSink* sink, std::unique_ptr<ShmHub>* out);
+  static Status create(const HubConfig& cfg, transport::PlacementSink* sink, std::unique_ptr<ShmHub>* out);
   // Maps every local peer's inbox, waits until they all mapped ours, then removes the
   // name, makes the links and starts the background thread.
   Status connect(std::chrono::steady_clock::time_point deadline);
@@ -57,15 +57,15 @@ class ShmHub final : public Progress {
 
   ShmLink* link(int world_rank) const;
   const std::vector<int>& peers() const { return peers_; }
-  Doorbell* user_bell() { return &inbox_.hdr()->user; }
+  transport::Doorbell* user_bell() { return &inbox_.hdr()->user; }
 
-  // The collective slots (coll_slot.h), by world rank; valid for this rank and its local
+  // The collective slots (shm_coll/coll_slot.h), by world rank; valid for this rank and its local
   // peers once connect() returned. Inline: the communicator layer uses them on every call.
   size_t coll_inline() const { return cfg_.coll_inline; }
   CollSlot* coll_slot(int world_rank, uint32_t area) const {
     return by_rank_view_[static_cast<size_t>(world_rank)].coll_slot(area);
   }
-  Doorbell* user_bell_of(int world_rank) const { return &by_rank_view_[static_cast<size_t>(world_rank)].hdr()->user; }
+  transport::Doorbell* user_bell_of(int world_rank) const { return &by_rank_view_[static_cast<size_t>(world_rank)].hdr()->user; }
   pid_t pid_of(int world_rank) const { return cfg_.tokens[static_cast<size_t>(world_rank)].pid; }
   // Whether world_rank is this rank or a local peer not known dead.
   bool alive(int world_rank) const {
@@ -75,7 +75,7 @@ class ShmHub final : public Progress {
   // Rings a local peer's background thread: it drains its rings now, even when none of its
   // threads waits (fault-tolerance control messages must be answered at once).
   void wake_background(int world_rank) const {
-    if (link(world_rank)) ring(&by_rank_view_[static_cast<size_t>(world_rank)].hdr()->bg);
+    if (link(world_rank)) transport::ring(&by_rank_view_[static_cast<size_t>(world_rank)].hdr()->bg);
   }
   // Whether this rank may read every local peer's memory (CMA).
   bool cma_to_all() const { return cma_all_; }
@@ -89,7 +89,7 @@ class ShmHub final : public Progress {
   bool goodbye_done();
 
  private:
-  ShmHub(const HubConfig& cfg, PlacementSink* sink) : cfg_(cfg), sink_(sink) {}
+  ShmHub(const HubConfig& cfg, transport::PlacementSink* sink) : cfg_(cfg), sink_(sink) {}
   uint32_t slot_of(int owner, int writer) const;  // writer's slot in owner's inbox
   Status open_peer(int peer, std::chrono::steady_clock::time_point deadline, std::unique_ptr<Segment>* out);
   // NEXAR_ERR_PEER_LOST naming the first of `ranks` whose process is gone (connect waits
@@ -103,7 +103,7 @@ class ShmHub final : public Progress {
   void fail_reported_locked();
 
   const HubConfig cfg_;
-  PlacementSink* const sink_;
+  transport::PlacementSink* const sink_;
   std::unique_ptr<Segment> own_;
   InboxView inbox_;
   uint64_t probe_value_ = 0;  // its address is in our header: peers test CMA with it

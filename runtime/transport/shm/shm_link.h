@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "transport/shm/inbox.h"
-#include "transport/shm/placement_sink.h"
+#include "transport/placement_sink.h"
 #include "transport/shm/records.h"
 #include "transport/shm/ring.h"
 #include "transport/transport.h"
@@ -53,7 +53,7 @@ struct LinkConfig {
   int self_rank = -1;
   int peer = -1;
   pid_t peer_pid = 0;
-  PlacementSink* sink = nullptr;
+  transport::PlacementSink* sink = nullptr;
   InboxView mine;         // our inbox: we read slot rx_slot
   uint32_t rx_slot = 0;
   InboxView theirs;       // the peer's inbox: we write slot tx_slot
@@ -121,7 +121,7 @@ class ShmLink final : public transport::PeerLink {
   Status protocol_error(const char* what);
 
   const LinkConfig cfg_;
-  PlacementSink* const sink_;
+  transport::PlacementSink* const sink_;
 
   std::mutex tx_mu_;
   RingWriter tx_;

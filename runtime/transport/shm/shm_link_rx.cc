@@ -92,7 +92,7 @@ bool ShmLink::handle(const RecHdr* rec, bool* hold) {
       Incoming& in = it->second;
       // Claimed per piece, so a receive cancelled meanwhile is never written after.
       uint8_t* dst = nullptr;
-      const bool bound = sink_->claim_placement(in.msg, &dst) == Placement::BOUND;
+      const bool bound = sink_->claim_placement(in.msg, &dst) == transport::Placement::BOUND;
       if (bound) std::memcpy(dst + in.got, p + sizeof(h), piece);
       in.got += piece;
       if (in.got == in.len) {
@@ -147,13 +147,13 @@ void ShmLink::place_pending() {
   seen_gen_ = sink_->bind_generation();  // before claiming: a later bind is seen next time
   for (auto it = pending_.begin(); it != pending_.end();) {
     uint8_t* dst = nullptr;
-    const Placement pl = sink_->claim_placement(it->msg, &dst);
-    if (pl == Placement::PENDING) {
+    const transport::Placement pl = sink_->claim_placement(it->msg, &dst);
+    if (pl == transport::Placement::PENDING) {
       ++it;
       continue;
     }
     Status st;
-    if (pl == Placement::BOUND && !cfg_.cma) {  // the sender copies it through the ring
+    if (pl == transport::Placement::BOUND && !cfg_.cma) {  // the sender copies it through the ring
       sink_->release_placement(it->msg);
       incoming_[it->seq] = Incoming{it->msg, it->len, 0};
       CtsRec c{it->seq, it->len};
@@ -161,7 +161,7 @@ void ShmLink::place_pending() {
       push_control(kRecCts, &c, sizeof(c));
       continue;
     }
-    if (pl == Placement::BOUND) st = cma_read(cfg_.peer_pid, dst, it->addr, it->len, kCmaPiece);
+    if (pl == transport::Placement::BOUND) st = cma_read(cfg_.peer_pid, dst, it->addr, it->len, kCmaPiece);
     sink_->finish_placement(it->msg, st);
     AckRec a{it->seq, static_cast<int32_t>(st.code()), 0};
     it = pending_.erase(it);

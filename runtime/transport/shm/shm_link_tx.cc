@@ -18,8 +18,8 @@ ShmLink::ShmLink(const LinkConfig& cfg)
 
 ShmLink::~ShmLink() { fail(Status(NEXAR_ERR_ABORTED, "shared-memory link closed"), /*notify_lost=*/false); }
 
-void ShmLink::notify_peer() { ring(&cfg_.theirs.hdr()->user); }
-void ShmLink::wake_peer_bg() { ring(&cfg_.theirs.hdr()->bg); }
+void ShmLink::notify_peer() { transport::ring(&cfg_.theirs.hdr()->user); }
+void ShmLink::wake_peer_bg() { transport::ring(&cfg_.theirs.hdr()->bg); }
 
 void ShmLink::send(transport::SendOp* op) {
   DoneList done;
@@ -207,8 +207,8 @@ void ShmLink::on_cts(uint64_t seq, uint64_t len) {
 
 void ShmLink::resume() {
   resume_.store(true, std::memory_order_release);
-  ring(&cfg_.mine.hdr()->bg);
-  ring(&cfg_.mine.hdr()->user);
+  transport::ring(&cfg_.mine.hdr()->bg);
+  transport::ring(&cfg_.mine.hdr()->user);
 }
 
 }  // namespace nexar::shm

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // A rank's collective slot: the control plane of the shared-slot collectives
-// (collectives/shm_slots.h, docs/shm.md "Collective slots"). It lives in its owner's inbox,
+// (shm_coll/shm_slots.h, docs/shm.md "Collective slots"). It lives in its owner's inbox,
 // which every rank of the host maps; only the owner writes it, everyone reads it.
 //
 //   (unused) | block_done | read_done | buffer 0 | buffer 1      (64-byte aligned parts)

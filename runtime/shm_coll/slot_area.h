@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // A communicator's shared-memory slot area: which area of every member's inbox it uses
-// (transport/shm/coll_slot.h), the members' slots, doorbells and pids in comm-rank order,
+// (shm_coll/coll_slot.h), the members' slots, doorbells and pids in comm-rank order,
 // and the sequence of its slot collectives. Only communicators whose members are exactly
 // the ranks of one host using shared memory get one; today that is the world
 // communicator (area 0), see docs/shm.md.
@@ -13,8 +13,8 @@
 #include <memory>
 #include <vector>
 
-#include "transport/shm/coll_slot.h"
-#include "transport/shm/doorbell.h"
+#include "shm_coll/coll_slot.h"
+#include "transport/doorbell.h"
 
 namespace nexar::shm {
 class ShmHub;
@@ -42,7 +42,7 @@ struct SlotArea {
   unsigned spin_waits = 0;
   bool long_spin = false;
   std::vector<shm::CollSlot*> slots;  // per comm rank
-  std::vector<shm::Doorbell*> bells;
+  std::vector<transport::Doorbell*> bells;
   std::vector<pid_t> pids;
   std::vector<int> world;  // world rank per comm rank
   uint64_t seq = 0;        // last slot collective's sequence (one collective at a time per comm)

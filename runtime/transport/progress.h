@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // Work that waiting threads do for transports that need their help: polling shared-memory
-// rings. Non-blocking and thread-safe (a poll that finds another thread polling returns).
+// rings and, where no thread serves it, a QUIC endpoint (bootstrap/world_progress.h).
+// Non-blocking and thread-safe (a poll that finds another thread polling returns).
 #pragma once
 
-namespace nexar::shm {
+namespace nexar::transport {
 
 class Progress {
  public:
@@ -12,4 +13,4 @@ class Progress {
   virtual void poll() = 0;
 };
 
-}  // namespace nexar::shm
+}  // namespace nexar::transport

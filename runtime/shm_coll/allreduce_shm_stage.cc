@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// Allreduce through a shared staging segment (transport/shm/stage_segment.h), for ranks of
+// Allreduce through a shared staging segment (shm_coll/stage_segment.h), for ranks of
 // one host that may read each other's memory (CMA):
 //  1. every rank publishes its sendbuf address and, where the segment it already maps has
 //     room for (p + 1) strides of n bytes, copies its input into its own input area first
@@ -27,11 +27,11 @@
 #include <mutex>
 
 #include "collectives/algorithms.h"
-#include "collectives/shm_slots.h"
+#include "shm_coll/shm_slots.h"
 #include "core/dtype.h"
 #include "core/params.h"
 #include "core/reduce.h"
-#include "transport/shm/stage_segment.h"
+#include "shm_coll/stage_segment.h"
 
 namespace nexar::coll {
 namespace {

@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "collectives/algorithms.h"
-#include "collectives/shm_slots.h"
+#include "shm_coll/shm_slots.h"
 #include "core/dtype.h"
 #include "core/reduce.h"
 

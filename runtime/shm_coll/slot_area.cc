@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-#include "comm/slot_area.h"
+#include "shm_coll/slot_area.h"
 
 #include <sched.h>
 #include <unistd.h>

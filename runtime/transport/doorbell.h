@@ -25,7 +25,7 @@
 #include <climits>
 #include <cstdint>
 
-namespace nexar::shm {
+namespace nexar::transport {
 
 struct Doorbell {
   std::atomic<uint32_t> seq{0};
@@ -78,4 +78,4 @@ inline void sleep(Doorbell* b, uint32_t s, int64_t timeout_ns) {
   end_sleep(b);
 }
 
-}  // namespace nexar::shm
+}  // namespace nexar::transport

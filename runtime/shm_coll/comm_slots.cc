@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-#include "comm/comm_slots.h"
+#include "shm_coll/comm_slots.h"
 
 #include <sched.h>
 #include <time.h>
@@ -92,16 +92,16 @@ void CommSlots::ring_owed() {
   const size_t me = static_cast<size_t>(comm_.rank());
 #if defined(__SANITIZE_THREAD__)
   for (size_t r = 0; r < a_.bells.size(); ++r)
-    if (r != me) shm::ring(a_.bells[r]);
+    if (r != me) transport::ring(a_.bells[r]);
 #else
-  // One fence for every member (shm::ring fences per doorbell); a doorbell nobody sleeps
+  // One fence for every member (transport::ring fences per doorbell); a doorbell nobody sleeps
   // on costs a load of a line that stays shared.
-  shm::full_fence();
+  transport::full_fence();
   for (size_t r = 0; r < a_.bells.size(); ++r) {
-    shm::Doorbell* b = a_.bells[r];
+    transport::Doorbell* b = a_.bells[r];
     if (r != me && b->sleepers.load(std::memory_order_relaxed) != 0) {
       b->seq.fetch_add(1, std::memory_order_release);
-      shm::futex_wake_all(&b->seq);
+      transport::futex_wake_all(&b->seq);
     }
   }
 #endif

@@ -2,7 +2,7 @@
 // Copyright 2026 The nexar authors
 // What the shared-slot algorithms (allreduce/barrier/broadcast shm_flat, allreduce
 // shm_direct) see of a communicator whose ranks all share one host: one slot per member
-// (transport/shm/coll_slot.h) and bounded waits on them. CollContext::shm_slots() returns
+// (shm_coll/coll_slot.h) and bounded waits on them. CollContext::shm_slots() returns
 // it, or nullptr where the communicator has none (then those algorithms do not apply).
 //
 // Every slot collective starts with arrive(): the rank's descriptor goes into its slot
@@ -15,7 +15,7 @@
 #include <cstdint>
 
 #include "core/status.h"
-#include "transport/shm/coll_slot.h"
+#include "shm_coll/coll_slot.h"
 
 namespace nexar::coll {
 

@@ -17,7 +17,7 @@
 
 #include "collectives/algorithms.h"
 #include "collectives/alltoallv_layout.h"
-#include "collectives/shm_slots.h"
+#include "shm_coll/shm_slots.h"
 #include "collectives/vcount_check.h"
 
 namespace nexar::coll {

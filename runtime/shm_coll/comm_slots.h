@@ -5,14 +5,14 @@
 // sleep on this rank's `user` doorbell, which every member rings after publishing).
 // publish() only stores: the ring (a fence, then a look at every member's doorbell) waits
 // until this rank's next wait ends, has spun 64 turns, or is about to sleep, so the fence
-// never stalls on the store still in flight. A sleeper fences before its last look (shm::begin_sleep),
+// never stalls on the store still in flight. A sleeper fences before its last look (transport::begin_sleep),
 // so it either sees the store or is seen by the later ring; and a rank never sleeps with
 // a ring owed, so no two ranks sleep waiting for each other's ring.
 #pragma once
 
-#include "collectives/shm_slots.h"
+#include "shm_coll/shm_slots.h"
 #include "comm/comm.h"
-#include "comm/slot_area.h"
+#include "shm_coll/slot_area.h"
 
 namespace nexar::comm {
 
