@@ -20,12 +20,6 @@ struct sigaction g_original_sigpipe;
 
 }  // namespace
 
-bool SignalEvents::is_forwarded(int signo) {
-  for (int s : kForwarded)
-    if (s == signo) return true;
-  return false;
-}
-
 Status SignalEvents::open() {
   sigset_t set;
   sigemptyset(&set);

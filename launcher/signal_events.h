@@ -33,8 +33,6 @@ class SignalEvents {
   // Every pending signal, oldest first (never blocks).
   std::vector<SignalEvent> read_pending();
 
-  // The signals nexrun passes on to every rank.
-  static bool is_forwarded(int signo);
   // In a forked child, before exec (async-signal-safe): the mask and SIGPIPE disposition
   // nexrun started with.
   static void restore_in_child();

@@ -39,7 +39,7 @@ bool complete(const nexar_cuda_plugin_table_v1& t) {
 }  // namespace
 
 std::string default_plugin_path() {
-  std::string configured = params::get_string("NEXAR_CUDA_PLUGIN");
+  std::string configured = param::NEXAR_CUDA_PLUGIN.get();
   if (!configured.empty()) return configured;
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&default_plugin_path), &info) && info.dli_fname) {
@@ -96,8 +96,6 @@ Status cuda_plugin(int local_rank, const CudaPlugin** out) {
   *out = &g_plugin;
   return Status::Ok();
 }
-
-const CudaPlugin* cuda_plugin_if_loaded() { return g_loaded.load(std::memory_order_acquire); }
 
 Status plugin_error(const CudaPlugin& p, const char* what) {
   return Status(NEXAR_ERR_SYSTEM, strprintf("%s: %s", what, p.api->last_error()));

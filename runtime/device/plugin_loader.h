@@ -22,8 +22,6 @@ struct CudaPlugin {
 // NEXAR_ERR_UNSUPPORTED naming the reason (not found, wrong ABI, no usable GPU) when CUDA
 // support cannot be had; the first outcome is kept, so a failure is not retried per call.
 Status cuda_plugin(int local_rank, const CudaPlugin** out);
-// The loaded plugin, or null when cuda_plugin() has not succeeded.
-const CudaPlugin* cuda_plugin_if_loaded();
 
 // The path cuda_plugin() would try first.
 std::string default_plugin_path();

@@ -96,7 +96,6 @@ class ConnectionImpl final : public Connection {
   bool close_now();  // carries out a requested close (or leaves it to the loop); true if any
   ngtcp2_tstamp silence_deadline() const;  // UINT64_MAX before the handshake's end
   void on_read_error(int rv);
-  Status remote_close_status() const;
   Status crypto_failure_status() const;
   bool send_batch(const ngtcp2_path& path, size_t len, size_t segment);
   bool flush_pending();

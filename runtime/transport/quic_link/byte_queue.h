@@ -16,7 +16,6 @@ class ByteQueue {
  public:
   // Appends bytes (small frames are coalesced into the last chunk not yet offered).
   void append(std::vector<uint8_t>&& bytes);
-  bool has_unwritten() const { return written_ < appended_; }
   bool all_acked() const { return acked_ >= appended_; }
   // Fills vecs with unwritten bytes; returns how many vecs were used. Every chunk offered
   // becomes immutable: QUIC keeps pointers into it for retransmission until it is acked.

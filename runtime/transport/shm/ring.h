@@ -58,7 +58,6 @@ class RingReader {
   // Done with the record peek returned: its space goes back to the producer. True if the
   // producer had found the ring full (then ring its background thread).
   bool consume();
-  bool empty_hint() const { return ctl_->head.load(std::memory_order_relaxed) == tail_; }
 
  private:
   SlotCtl* ctl_ = nullptr;
