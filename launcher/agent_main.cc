@@ -225,7 +225,7 @@ int Agent::run() {
   if (Status s = signals.open(); !s.ok()) return 1;
   fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
   fcntl(STDOUT_FILENO, F_SETFL, fcntl(STDOUT_FILENO, F_GETFL) | O_NONBLOCK);
-  const double limit = params::get_double("NEXAR_AGENT_TIMEOUT");
+  const double limit = param::NEXAR_AGENT_TIMEOUT.get();
   auto secs = [](double s) { return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s)); };
   if (!read_until([this] { return checked_; }, Clock::now() + secs(limit * 3))) return eof_ ? 0 : 1;
   if (Status s = check_and_write_credentials(); !s.ok()) {

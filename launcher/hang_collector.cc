@@ -22,7 +22,7 @@ constexpr auto kRecent = std::chrono::seconds(10);
 
 Clock::duration report_timeout() {
   return std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double>(std::max(0.1, params::get_double("NEXAR_REPORT_TIMEOUT"))));
+      std::chrono::duration<double>(std::max(0.1, param::NEXAR_REPORT_TIMEOUT.get())));
 }
 }  // namespace
 
@@ -151,7 +151,7 @@ void HangCollector::rank_ended(int rank) {
 }
 
 std::function<bool()> HangCollector::request(const std::string& reason, bool if_nexar) {
-  if (!server_ || params::get_double("NEXAR_REPORT_TIMEOUT") <= 0) return [] { return true; };
+  if (!server_ || param::NEXAR_REPORT_TIMEOUT.get() <= 0) return [] { return true; };
   int64_t before;
   {
     std::lock_guard<std::mutex> lock(state_->mu);

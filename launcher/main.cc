@@ -296,7 +296,7 @@ int main(int argc, char** argv) {
   if (!cli.plan.agent.empty()) return run_agent(cli.plan);
   // The ranks get the environment nexrun was given, not what --verbose changes below.
   const std::vector<std::string> base_env = current_environment();
-  if (cli.plan.verbose && !params::is_set("NEXAR_DEBUG")) setenv("NEXAR_DEBUG", "INFO", 1);
+  if (cli.plan.verbose && !param::NEXAR_DEBUG.is_set()) setenv("NEXAR_DEBUG", "INFO", 1);
   // The launcher's own rendezvous honours the network options too.
   if (!cli.plan.port_range.empty()) setenv("NEXAR_PORT_RANGE", cli.plan.port_range.c_str(), 1);
   params::reload();

@@ -72,7 +72,7 @@ RemoteJob::RemoteJob(const JobPlan& plan, const RankMap& map, const RemoteLaunch
     : plan_(plan), map_(map), how_(how), status_(status), signals_(signals), output_(output),
       hosts_(map.hosts.size()), used_(map.used_hosts()), ledger_(plan.recovery, plan.respawn),
       incarnation_(map.host_of_rank.size(), 0) {
-  agent_timeout_s_ = params::get_double("NEXAR_AGENT_TIMEOUT");
+  agent_timeout_s_ = param::NEXAR_AGENT_TIMEOUT.get();
   if (agent_timeout_s_ <= 0) agent_timeout_s_ = 10;
 }
 

@@ -96,7 +96,7 @@ int status_main(const std::string& job) {
   std::string next, ignored, json;
   bool found = false;
   if (client->get("dump/next", &next, &found, step).ok() && found && client->set("dump/" + next, "status", step).ok()) {
-    const double limit = params::get_double("NEXAR_REPORT_TIMEOUT");
+    const double limit = param::NEXAR_REPORT_TIMEOUT.get();
     Status w = client->wait("dump/" + next + "/done", &ignored, milliseconds(static_cast<int64_t>(limit * 1000)) + step);
     if (!w.ok()) std::fprintf(stderr, "nexrun --status: no fresh round (%s); the calls shown may be older\n", w.to_string().c_str());
   }

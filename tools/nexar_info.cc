@@ -29,10 +29,12 @@ int main(int argc, char** argv) {
   }
   std::printf("nexar %s\n\nParameters (environment variables):\n", nexar_version());
   std::printf("%-26s %-7s %-12s %-12s %s\n", "name", "type", "default", "value", "meaning");
-  for (const auto& d : nexar::params::all()) {
-    std::string v = nexar::params::value_text(d.name);
+  const auto& defs = nexar::params::all();
+  for (size_t i = 0; i < defs.size(); ++i) {
+    const auto& d = defs[i];
+    const auto& v = nexar::params::value_at(i);
     std::printf("%-26s %-7s %-12s %-12s %s\n", d.name, type_name(d.type), *d.default_value ? d.default_value : "\"\"",
-                nexar::params::is_set(d.name) ? v.c_str() : "-", d.doc);
+                v.set ? v.text.c_str() : "-", d.doc);
   }
   std::printf("\nCollective algorithms (NEXAR_ALGO=collective:algorithm,...; otherwise the cheapest by the cost model):\n%s",
               nexar::coll::describe_algorithms().c_str());

@@ -31,7 +31,7 @@ nexar_result_t start_world(const bootstrap::LaunchInfo& info, Status st, const c
     NX_WARN(INIT, "%s failed: %s", fn, st.to_string().c_str());
     return finish(nullptr, st.with_context(fn));
   }
-  double timeout = params::get_double("NEXAR_TIMEOUT");
+  double timeout = param::NEXAR_TIMEOUT.get();
   nexar_comm_t c = new_handle(bootstrap::make_world_comm(w, timeout), w);
   w->add_handle();
   NX_INFO(INIT, "rank %d of %d ready (local rank %d of %d)", info.rank, info.world_size, c->comm->local_rank(),

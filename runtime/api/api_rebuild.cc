@@ -38,7 +38,7 @@ Status rebuild(nexar_comm& old, std::shared_ptr<nexar::bootstrap::World>* out) {
   const Status formed = nexar::bootstrap::World::rebuild(*old.world, timeout, &w);
   // Forming waits at most the timeout for the members' entries and a connect timeout each
   // for the ranks on this host and the QUIC mesh: the slowest survivor arrives by then.
-  const double connect = nexar::params::get_double("NEXAR_CONNECT_TIMEOUT");
+  const double connect = nexar::param::NEXAR_CONNECT_TIMEOUT.get();
   const auto after_deadline = start + std::chrono::microseconds(static_cast<int64_t>((2 * timeout + 2 * connect) * 1e6));
   nexar::comm::ft::Decision after;
   NX_RETURN_IF_ERROR(c.world()->ft->agree(c.p2p_context(), formed.ok() ? 1 : 0, after_deadline, &after)

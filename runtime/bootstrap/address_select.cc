@@ -162,8 +162,8 @@ Status select_address(const std::string& rendezvous, const std::string& addr, co
 }
 
 Status select_address_from_params(const std::string& rendezvous, std::string* out) {
-  return select_address(rendezvous, params::get_string("NEXAR_ADDR"), params::get_string("NEXAR_IFACE"),
-                        params::get_string("NEXAR_ADDR_CIDR"), out);
+  return select_address(rendezvous, param::NEXAR_ADDR.get(), param::NEXAR_IFACE.get(),
+                        param::NEXAR_ADDR_CIDR.get(), out);
 }
 
 }  // namespace nexar::bootstrap

@@ -84,7 +84,7 @@ void HangResponder::stop() {
 }
 
 void HangResponder::request(const std::string& reason, bool wait) {
-  const double limit_s = params::get_double("NEXAR_REPORT_TIMEOUT");
+  const double limit_s = param::NEXAR_REPORT_TIMEOUT.get();
   if (limit_s <= 0) return;
   const auto bound = milliseconds(static_cast<int64_t>(limit_s * 1000)) + milliseconds(1000);
   rendezvous::Client* client;

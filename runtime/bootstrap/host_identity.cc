@@ -11,7 +11,7 @@
 namespace nexar::bootstrap {
 
 std::string host_identity() {
-  std::string id = params::get_string("NEXAR_HOST_ID");
+  std::string id = param::NEXAR_HOST_ID.get();
   if (!id.empty()) return id;
   char host[256] = {0};
   gethostname(host, sizeof(host) - 1);

@@ -28,22 +28,22 @@ Status not_another_launchers_world() {
 Status read_launch_env(LaunchInfo* out) {
   *out = LaunchInfo{};
   // nexrun's variables first; else an srun step without nexrun (slurm_direct.h); else one.
-  if (!params::is_set("NEXAR_RANK") && !params::is_set("NEXAR_WORLD_SIZE")) {
+  if (!param::NEXAR_RANK.is_set() && !param::NEXAR_WORLD_SIZE.is_set()) {
     if (!slurm_direct_launch()) return not_another_launchers_world();
     return slurm_direct_setup(out);
   }
   LaunchInfo li;
   li.singleton = false;
-  li.rank = static_cast<int>(params::get_int("NEXAR_RANK"));
-  li.world_size = static_cast<int>(params::get_int("NEXAR_WORLD_SIZE"));
-  li.local_rank = static_cast<int>(params::get_int("NEXAR_LOCAL_RANK"));
-  li.local_size = static_cast<int>(params::get_int("NEXAR_LOCAL_SIZE"));
-  li.node_rank = static_cast<int>(params::get_int("NEXAR_NODE_RANK"));
-  li.num_nodes = static_cast<int>(params::get_int("NEXAR_NUM_NODES"));
-  li.job_id = params::get_string("NEXAR_JOB_ID");
-  li.rendezvous = params::get_string("NEXAR_RENDEZVOUS");
-  li.credentials = params::get_string("NEXAR_CREDENTIALS");
-  li.incarnation = static_cast<int>(params::get_int("NEXAR_RESTART_COUNT"));
+  li.rank = static_cast<int>(param::NEXAR_RANK.get());
+  li.world_size = static_cast<int>(param::NEXAR_WORLD_SIZE.get());
+  li.local_rank = static_cast<int>(param::NEXAR_LOCAL_RANK.get());
+  li.local_size = static_cast<int>(param::NEXAR_LOCAL_SIZE.get());
+  li.node_rank = static_cast<int>(param::NEXAR_NODE_RANK.get());
+  li.num_nodes = static_cast<int>(param::NEXAR_NUM_NODES.get());
+  li.job_id = param::NEXAR_JOB_ID.get();
+  li.rendezvous = param::NEXAR_RENDEZVOUS.get();
+  li.credentials = param::NEXAR_CREDENTIALS.get();
+  li.incarnation = static_cast<int>(param::NEXAR_RESTART_COUNT.get());
   if (li.incarnation < 0)
     return Status(NEXAR_ERR_INVALID_ARGUMENT, strprintf("NEXAR_RESTART_COUNT=%d is negative", li.incarnation));
   if (li.world_size < 1)

@@ -58,7 +58,7 @@ std::string env_str(const char* name) {
 }
 
 Status private_dir(std::string* out) {
-  std::string base = params::get_string("NEXAR_SLURM_DIR");
+  std::string base = param::NEXAR_SLURM_DIR.get();
   if (base.empty()) {
     const std::string home = env_str("HOME");
     if (home.empty()) return Status(NEXAR_ERR_INVALID_ARGUMENT, "srun direct launch: neither NEXAR_SLURM_DIR nor HOME is set");
@@ -132,7 +132,7 @@ Status start_task0(const LaunchInfo& li, const std::string& base, const std::str
 
 bool slurm_direct_launch() {
   // SLURM_STEP_ID: an srun step (a batch script has SLURM_PROCID=0 too, but no step id).
-  return !params::is_set("NEXAR_RANK") && !params::is_set("NEXAR_WORLD_SIZE") && !env_str("SLURM_PROCID").empty() &&
+  return !param::NEXAR_RANK.is_set() && !param::NEXAR_WORLD_SIZE.is_set() && !env_str("SLURM_PROCID").empty() &&
          !env_str("SLURM_NTASKS").empty() && !env_str("SLURM_JOB_ID").empty() && !env_str("SLURM_STEP_ID").empty();
 }
 
@@ -162,7 +162,7 @@ Status slurm_direct_setup(LaunchInfo* out) {
   } else {
     // Wait for task 0's directory; one older than this wait began is a leftover.
     const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::milliseconds(static_cast<int64_t>(params::get_double("NEXAR_CONNECT_TIMEOUT") * 1000));
+                          std::chrono::milliseconds(static_cast<int64_t>(param::NEXAR_CONNECT_TIMEOUT.get() * 1000));
     const time_t began = time(nullptr) - 120;
     for (;;) {
       struct stat st;

@@ -46,8 +46,8 @@ Hosts& hosts() {
 }
 
 Status rendezvous_ip(std::string* ip) {
-  if (!params::get_string("NEXAR_ADDR").empty() || !params::get_string("NEXAR_IFACE").empty() ||
-      !params::get_string("NEXAR_ADDR_CIDR").empty())
+  if (!param::NEXAR_ADDR.get().empty() || !param::NEXAR_IFACE.get().empty() ||
+      !param::NEXAR_ADDR_CIDR.get().empty())
     return select_address_from_params("", ip);
   // Peers may be on other hosts: an address they can reach, as NCCL's default interface.
   std::vector<std::string> mine = interface_addresses("", "");

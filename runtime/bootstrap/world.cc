@@ -6,6 +6,7 @@
 #include "bootstrap/host_identity.h"
 #include "bootstrap/unique_id_join.h"
 #include "core/log.h"
+#include "core/cores.h"
 #include "core/params.h"
 #include "trace/flight_recorder.h"
 
@@ -18,12 +19,12 @@
 namespace nexar::bootstrap {
 
 std::chrono::milliseconds connect_timeout() {
-  return std::chrono::milliseconds(static_cast<int64_t>(params::get_double("NEXAR_CONNECT_TIMEOUT") * 1000));
+  return std::chrono::milliseconds(static_cast<int64_t>(param::NEXAR_CONNECT_TIMEOUT.get() * 1000));
 }
 
 World::World(const LaunchInfo& info) : info_(info) {
   engine_ = std::make_unique<p2p::Engine>(info.rank, info.world_size,
-                                          static_cast<size_t>(params::get_int("NEXAR_UNEXPECTED_LIMIT")));
+                                          static_cast<size_t>(param::NEXAR_UNEXPECTED_LIMIT.get()));
   self_link_ = std::make_unique<p2p::SelfLink>(engine_.get(), info.rank);
   engine_->set_link(info.rank, self_link_.get());
   ft_ = std::make_unique<comm::ft::Service>(engine_.get());
@@ -106,7 +107,7 @@ Status World::start_endpoint() {
   cfg.accept_alpns = {quic_link::kAlpn};
   NX_RETURN_IF_ERROR(quic::Endpoint::create(cfg, &endpoint_));
   NX_INFO(NET, "rank %d listening on %s", info_.rank, endpoint_->local_address().c_str());
-  const std::string transport = params::get_string("NEXAR_TRANSPORT");
+  const std::string transport = param::NEXAR_TRANSPORT.get();
   if (transport != "auto" && transport != "quic" && transport != "tcp")
     return Status(NEXAR_ERR_INVALID_ARGUMENT,
                   strprintf("NEXAR_TRANSPORT=%s is not a transport (auto, quic or tcp)", transport.c_str()));
@@ -136,9 +137,9 @@ Status World::start_tcp(const std::string& bind_ip) {
   hc.rank = info_.rank;
   hc.world_size = info_.world_size;
   hc.bind_ip = bind_ip;
-  hc.peer_timeout_s = params::get_double("NEXAR_PEER_TIMEOUT");
-  hc.keepalive_s = params::get_double("NEXAR_KEEPALIVE");
-  hc.handshake_timeout_s = std::min(5.0, params::get_double("NEXAR_CONNECT_TIMEOUT"));
+  hc.peer_timeout_s = param::NEXAR_PEER_TIMEOUT.get();
+  hc.keepalive_s = param::NEXAR_KEEPALIVE.get();
+  hc.handshake_timeout_s = std::min(5.0, param::NEXAR_CONNECT_TIMEOUT.get());
   if (!info_.credential_pem.empty())
     NX_RETURN_IF_ERROR(tcp::Credential::from_pem(info_.credential_pem, "the credential nexar_init_rank issued", &hc.credential));
   else
@@ -171,7 +172,7 @@ Status World::exchange_addresses(std::vector<std::string>* addresses, std::chron
   // QUIC is forced; a fresh inbox name in every generation).
   shm_tokens_.assign(static_cast<size_t>(info_.world_size), shm::Token{});
   // auto: shared memory on one host; quic or tcp force that transport for every peer.
-  shm_tokens_[static_cast<size_t>(info_.rank)] = params::get_string("NEXAR_TRANSPORT") == "auto"
+  shm_tokens_[static_cast<size_t>(info_.rank)] = param::NEXAR_TRANSPORT.get() == "auto"
                                                      ? shm::Token::make(info_.job_id, info_.rank)
                                                      : shm::Token::process_only();
   const std::string mine = (tcp_ ? tcp_->local_address() : endpoint_->local_address()) + " " + std::to_string(info_.incarnation) + " " +
@@ -217,9 +218,9 @@ Status World::start_shm(std::vector<bool>* shm_peer) {
   for (int p = 0; p < info_.world_size; ++p)
     if (shm_candidate(p)) cfg.local_ranks.push_back(p);
   if (cfg.local_ranks.size() < 2) return Status::Ok();
-  cfg.ring_bytes = static_cast<size_t>(std::max<int64_t>(4096, params::get_int("NEXAR_SHM_RING_BYTES")));
-  cfg.eager_limit = static_cast<size_t>(std::max<int64_t>(0, params::get_int("NEXAR_SHM_EAGER")));
-  cfg.allow_cma = params::get_bool("NEXAR_SHM_CMA");
+  cfg.ring_bytes = static_cast<size_t>(std::max<int64_t>(4096, param::NEXAR_SHM_RING_BYTES.get()));
+  cfg.eager_limit = static_cast<size_t>(std::max<int64_t>(0, param::NEXAR_SHM_EAGER.get()));
+  cfg.allow_cma = param::NEXAR_SHM_CMA.get();
   NX_RETURN_IF_ERROR(shm::ShmHub::create(cfg, engine_.get(), &shm_));
   NX_RETURN_IF_ERROR(shm_->connect(p2p::Clock::now() + connect_timeout()).with_context("joining the ranks on this host"));
   for (int p : shm_->peers()) {
@@ -240,19 +241,18 @@ void World::configure_waiter() {
     if (p != info_.rank && !uses_shm(p)) any_quic = true;
     if (host_ids_[static_cast<size_t>(p)] == host_ids_[static_cast<size_t>(info_.rank)]) ++here;
   }
-  auto spin_us = [](const char* name) { return static_cast<int64_t>(std::max(0.0, params::get_double(name)) * 1000); };
+  auto spin_us = [](params::Param<params::Type::DOUBLE> p) { return static_cast<int64_t>(std::max(0.0, p.get()) * 1000); };
   // With more ranks here than cores, the spin yields the CPU to the ranks it waits for.
-  cpu_set_t cpus;
-  const int ncpu = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+  const int ncpu = usable_cores();
   const bool oversubscribed = here > ncpu;
   // NEXAR_QUIC_SPIN_US=0, or more ranks than cores: the socket is left to the progress
   // thread (8 ranks on 2 cores under other load: spinning made a 4 B allreduce up to 7x
   // slower, the progress thread's wake-ups cost less than the yields).
   const int64_t quic_spin_ns =
-      any_quic && !oversubscribed ? spin_us(tcp_ ? "NEXAR_TCP_SPIN_US" : "NEXAR_QUIC_SPIN_US") : 0;
+      any_quic && !oversubscribed ? spin_us(tcp_ ? param::NEXAR_TCP_SPIN_US : param::NEXAR_QUIC_SPIN_US) : 0;
   const bool poll_quic = quic_spin_ns > 0;
   if (!shm_ && !poll_quic) return;
-  const int64_t spin_ns = std::max(shm_ ? spin_us("NEXAR_SHM_SPIN_US") : 0, quic_spin_ns);
+  const int64_t spin_ns = std::max(shm_ ? spin_us(param::NEXAR_SHM_SPIN_US) : 0, quic_spin_ns);
   progress_ = std::make_unique<WorldProgress>(shm_.get(), poll_quic && !tcp_ ? endpoint_.get() : nullptr,
                                               poll_quic ? tcp_.get() : nullptr);
   // Completions ring the shared-memory inbox doorbell when there is one (senders on this

@@ -72,7 +72,7 @@ Status World::await_rebuild(bool* replacement) {
   for (int j = k; j >= 1; --j)
     NX_RETURN_IF_ERROR(rendezvous_->set(strprintf("incarnation/%d/%d", r, j), std::to_string(k), timeout));
   NX_INFO(INIT, "rank %d: replacement %d waits for the survivors to rebuild", r, k);
-  const double wait_s = params::get_double("NEXAR_TIMEOUT");
+  const double wait_s = param::NEXAR_TIMEOUT.get();
   std::string g;
   NX_RETURN_IF_ERROR(rendezvous_->wait(strprintf("rebuild/%d/%d", r, k), &g,
                                        std::chrono::milliseconds(static_cast<int64_t>(wait_s * 1000)))

@@ -2,23 +2,21 @@
 // Copyright 2026 The nexar authors
 #include "collectives/cost_model.h"
 
-#include <sched.h>
 
 #include <algorithm>
 
 #include "core/log.h"
+#include "core/cores.h"
 #include "core/params.h"
 
 namespace nexar::coll {
 namespace {
 
-double positive(const char* name) {
-  const double v = params::get_double(name);
+double positive(params::Param<params::Type::DOUBLE> p) {
+  const double v = p.get();
   if (v > 0) return v;
-  NX_WARN(ENV, "%s=%g must be > 0; using its default", name, v);
-  for (const params::Def& d : params::all())
-    if (std::string(d.name) == name) return std::stod(d.default_value);
-  return 1.0;
+  NX_WARN(ENV, "%s=%g must be > 0; using its default", p.name(), v);
+  return std::stod(p.default_text());
 }
 
 }  // namespace
@@ -28,21 +26,20 @@ const char* coll_transport_name(CollTransport t) { return t == CollTransport::SH
 CostModel cost_model_from_params(CollTransport t) {
   CostModel m;
   const bool shm = t == CollTransport::SHM;
-  m.alpha_us = positive(shm ? "NEXAR_COST_SHM_LATENCY_US" : "NEXAR_COST_LATENCY_US");
+  m.alpha_us = positive(shm ? param::NEXAR_COST_SHM_LATENCY_US : param::NEXAR_COST_LATENCY_US);
   // GB/s -> us per byte: 1 GB/s is 1e3 bytes per us.
-  m.beta_us_per_byte = 1.0 / (positive(shm ? "NEXAR_COST_SHM_BANDWIDTH_GBPS" : "NEXAR_COST_BANDWIDTH_GBPS") * 1e3);
-  m.gamma_us_per_byte = 1.0 / (positive("NEXAR_COST_REDUCE_GBPS") * 1e3);
-  const int64_t seg = params::get_int("NEXAR_RING_SEGMENT_BYTES");
+  m.beta_us_per_byte = 1.0 / (positive(shm ? param::NEXAR_COST_SHM_BANDWIDTH_GBPS : param::NEXAR_COST_BANDWIDTH_GBPS) * 1e3);
+  m.gamma_us_per_byte = 1.0 / (positive(param::NEXAR_COST_REDUCE_GBPS) * 1e3);
+  const int64_t seg = param::NEXAR_RING_SEGMENT_BYTES.get();
   m.segment_bytes = seg > 0 ? static_cast<size_t>(seg) : size_t{1} << 20;
-  const int64_t depth = params::get_int("NEXAR_RING_PIPELINE_DEPTH");
+  const int64_t depth = param::NEXAR_RING_PIPELINE_DEPTH.get();
   m.pipeline_depth = depth >= 1 && depth <= 1024 ? static_cast<int>(depth) : 4;
-  const int64_t bucket = params::get_int("NEXAR_BUCKET_BYTES");
+  const int64_t bucket = param::NEXAR_BUCKET_BYTES.get();
   m.bucket_bytes = bucket > 0 ? static_cast<size_t>(bucket) : size_t{16} << 20;
-  m.cma_factor = positive("NEXAR_COST_CMA_FACTOR");
-  const int64_t stage = params::get_int("NEXAR_SHM_STAGE_BYTES");
+  m.cma_factor = positive(param::NEXAR_COST_CMA_FACTOR);
+  const int64_t stage = param::NEXAR_SHM_STAGE_BYTES.get();
   m.stage_bytes = stage > 0 ? static_cast<size_t>(stage) : 0;
-  cpu_set_t cpus;
-  m.cores = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? std::max(1, CPU_COUNT(&cpus)) : 1;
+  m.cores = usable_cores();
   return m;
 }
 

@@ -109,7 +109,7 @@ Status selection_inputs(CollKind kind, CollTransport transport, std::string* for
   const uint64_t gen = params::generation();
   if (cached.generation != gen) {
     cached.forced = {};
-    cached.forced_status = parse_algo_overrides(params::get_string("NEXAR_ALGO"), &cached.forced);
+    cached.forced_status = parse_algo_overrides(param::NEXAR_ALGO.get(), &cached.forced);
     cached.network = cost_model_from_params(CollTransport::NETWORK);
     cached.shm = cost_model_from_params(CollTransport::SHM);
     cached.generation = gen;

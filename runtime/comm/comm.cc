@@ -34,7 +34,7 @@ Comm::Comm(std::shared_ptr<WorldInfo> world, uint32_t ctx_base, std::vector<int>
     if (static_cast<int>(i) == rank_) local_rank_ = local_size_;
     ++local_size_;
   }
-  single_host_ = local_size_ == size() && params::get_string("NEXAR_TRANSPORT") == "auto";
+  single_host_ = local_size_ == size() && param::NEXAR_TRANSPORT.get() == "auto";
   if (single_host_) slots_ = make_slot_area(world_->shm, ctx_base_, members_);
   world_->engine->register_context(p2p_context(), members_);
   world_->engine->register_context(coll_context(), members_);

@@ -49,20 +49,20 @@ struct PointSpec {
   std::atomic<long> reached{0};
   bool armed = false;
 
-  explicit PointSpec(const char* param) {
-    const std::string v = params::get_string(param);
+  explicit PointSpec(params::Param<params::Type::STRING> p) {
+    const std::string v = p.get();
     if (v.empty()) return;
     const size_t a = v.find(':');
     const size_t b = a == std::string::npos ? std::string::npos : v.find(':', a + 1);
     char* end = nullptr;
     const long rank = std::strtol(v.c_str(), &end, 10);
     if (a == std::string::npos || end != v.c_str() + a || rank < 0) {
-      NX_WARN(INIT, "%s='%s' is not RANK:POINT[:N]: ignored", param, v.c_str());
+      NX_WARN(INIT, "%s='%s' is not RANK:POINT[:N]: ignored", p.name(), v.c_str());
       return;
     }
     point = v.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
     if (b != std::string::npos) nth = std::max(1L, std::strtol(v.c_str() + b + 1, nullptr, 10));
-    armed = rank == params::get_int("NEXAR_RANK");
+    armed = rank == param::NEXAR_RANK.get();
   }
   // True the Nth time this rank reaches point.
   bool hit(const char* at) { return armed && point == at && reached.fetch_add(1) + 1 == nth; }
@@ -71,7 +71,7 @@ struct PointSpec {
 }  // namespace
 
 std::unique_ptr<DatagramFaults> DatagramFaults::from_params() {
-  const std::string v = params::get_string("NEXAR_FAULT_DATAGRAMS");
+  const std::string v = param::NEXAR_FAULT_DATAGRAMS.get();
   if (v.empty()) return nullptr;
   double drop = 0, dup = 0, corrupt = 0;
   uint64_t seed = 1;
@@ -111,15 +111,15 @@ void DatagramFaults::corrupt(uint8_t* data, size_t len) {
 }
 
 void kill_point(const char* point) {
-  static PointSpec* spec = new PointSpec("NEXAR_FAULT_KILL");  // never freed: read until exit
+  static PointSpec* spec = new PointSpec(param::NEXAR_FAULT_KILL);  // never freed: read until exit
   if (!spec->hit(point)) return;
   NX_WARN(INIT, "NEXAR_FAULT_KILL: rank %lld kills itself at %s (time %ld)",
-          static_cast<long long>(params::get_int("NEXAR_RANK")), point, spec->nth);
+          static_cast<long long>(param::NEXAR_RANK.get()), point, spec->nth);
   ::kill(::getpid(), SIGKILL);
 }
 
 bool fail_point(const char* point) {
-  static PointSpec* spec = new PointSpec("NEXAR_FAULT_FAIL");
+  static PointSpec* spec = new PointSpec(param::NEXAR_FAULT_FAIL);
   if (!spec->hit(point)) return false;
   NX_WARN(INIT, "NEXAR_FAULT_FAIL: %s fails here (time %ld)", point, spec->nth);
   return true;

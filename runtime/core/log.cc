@@ -45,14 +45,14 @@ uint32_t subsys_bit(const std::string& name) {
 
 void load(LogState& s) {
   // Warnings and errors are printed unless NEXAR_DEBUG=NONE: a failure must never be silent.
-  const std::string lvl = params::get_string("NEXAR_DEBUG");
+  const std::string lvl = param::NEXAR_DEBUG.get();
   int level = 1;
   if (strcasecmp(lvl.c_str(), "NONE") == 0) level = 0;
   else if (strcasecmp(lvl.c_str(), "INFO") == 0) level = 2;
   else if (strcasecmp(lvl.c_str(), "TRACE") == 0) level = 3;
   s.level = level;
 
-  std::string spec = params::get_string("NEXAR_DEBUG_SUBSYS");
+  std::string spec = param::NEXAR_DEBUG_SUBSYS.get();
   bool negate = !spec.empty() && spec[0] == '^';
   if (negate) spec.erase(0, 1);
   uint32_t mask = 0;
@@ -64,7 +64,7 @@ void load(LogState& s) {
     pos = comma + 1;
   }
   s.mask = negate ? ~mask : mask;
-  s.file_pattern = params::get_string("NEXAR_DEBUG_FILE");
+  s.file_pattern = param::NEXAR_DEBUG_FILE.get();
   gethostname(s.host, sizeof(s.host) - 1);
   if (char* dot = std::strchr(s.host, '.')) *dot = '\0';
 }

@@ -4,88 +4,97 @@
 
 #include <strings.h>
 
-#include <atomic>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
-#include <stdexcept>
-#include <unordered_map>
 
 #include "core/log.h"
-#include "core/params_table.h"
 
 namespace nexar::params {
+namespace detail {
+std::atomic<const Snapshot*> g_snapshot{nullptr};
+}  // namespace detail
+
 namespace {
 
-struct Entry {
-  Def def;
-  bool set = false;
-  std::string text;
-};
+std::atomic<uint64_t> g_generation{0};
 
-struct Registry {
+struct Loader {
   std::mutex mu;
-  bool loaded = false;
-  std::unordered_map<std::string, Entry> entries;
-  std::vector<Def> defs;
+  // Every snapshot ever parsed: a reader may hold a reference into an old one.
+  std::vector<std::unique_ptr<Snapshot>> kept;
 };
 
-Registry& registry() {
-  static Registry* r = [] {
-    auto* reg = new Registry;
-#define NX_PARAM_DEF(name, type, dflt, doc) reg->defs.push_back(Def{#name, Type::type, dflt, doc});
-    NEXAR_PARAMS(NX_PARAM_DEF)
-#undef NX_PARAM_DEF
-    return reg;
-  }();
-  return *r;
+Loader& loader() {
+  static Loader* l = new Loader;  // never destroyed: read until the process exits
+  return *l;
 }
 
-const Entry& lookup(const char* name) {
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  if (!r.loaded) {
-    r.entries.clear();
-    for (const Def& d : r.defs) {
-      Entry e{d, false, d.default_value};
-      if (const char* v = std::getenv(d.name)) {
-        e.set = true;
-        e.text = v;
-      }
-      r.entries.emplace(d.name, e);
-    }
-    r.loaded = true;
+bool parse_int(const std::string& text, int64_t* v) {
+  char* end = nullptr;
+  *v = std::strtoll(text.c_str(), &end, 0);
+  return !text.empty() && *end == '\0';
+}
+
+bool parse_double(const std::string& text, double* v) {
+  char* end = nullptr;
+  *v = std::strtod(text.c_str(), &end);
+  return !text.empty() && *end == '\0';
+}
+
+// Parses text as a value of type into v; false when it is none.
+bool parse_as(Type type, const std::string& text, Value* v) {
+  bool ok = true;
+  switch (type) {
+    case Type::INT: return parse_int(text, &v->i);
+    case Type::DOUBLE: return parse_double(text, &v->d);
+    case Type::BOOL: v->b = parse_bool(text, &ok); return ok;
+    case Type::STRING: return true;
   }
-  auto it = r.entries.find(name);
-  if (it == r.entries.end()) {
-    // A programming error: every parameter must be in params_table.h.
-    std::fprintf(stderr, "nexar: internal error: unknown parameter %s\n", name);
-    std::abort();
+  return true;
+}
+
+Value read(const Def& d) {
+  Value v;
+  v.text = d.default_value;
+  (void)parse_as(d.type, v.text, &v);  // the defaults parse (params_test checks them)
+  if (const char* env = std::getenv(d.name)) {
+    v.set = true;
+    v.text = env;
+    Value parsed = v;
+    if (parse_as(d.type, v.text, &parsed)) v = parsed;
+    else v.malformed = true;  // keeps the default's value
   }
-  return it->second;
+  return v;
 }
 
 }  // namespace
 
-const std::vector<Def>& all() { return registry().defs; }
-
-bool is_set(const char* name) { return lookup(name).set; }
-std::string value_text(const char* name) { return lookup(name).text; }
-std::string get_string(const char* name) { return lookup(name).text; }
-
-int64_t get_int(const char* name) {
-  const Entry& e = lookup(name);
-  char* end = nullptr;
-  long long v = std::strtoll(e.text.c_str(), &end, 0);
-  if (end == e.text.c_str() || *end != '\0') return std::strtoll(e.def.default_value, nullptr, 0);
-  return v;
+bool parses_as(Type type, const std::string& text) {
+  Value v;
+  return parse_as(type, text, &v);
 }
 
-double get_double(const char* name) {
-  const Entry& e = lookup(name);
-  char* end = nullptr;
-  double v = std::strtod(e.text.c_str(), &end);
-  if (end == e.text.c_str() || *end != '\0') return std::strtod(e.def.default_value, nullptr);
-  return v;
+const std::vector<Def>& all() {
+  static const std::vector<Def>* defs = new std::vector<Def>{
+#define NX_PARAM_DEF(name, type, dflt, doc) Def{#name, Type::type, dflt, doc},
+      NEXAR_PARAMS(NX_PARAM_DEF)
+#undef NX_PARAM_DEF
+  };
+  return *defs;
+}
+
+const Snapshot& detail::load() {
+  Loader& l = loader();
+  std::lock_guard<std::mutex> lock(l.mu);
+  if (const Snapshot* s = g_snapshot.load(std::memory_order_acquire)) return *s;  // another thread won
+  auto s = std::make_unique<Snapshot>();
+  const std::vector<Def>& defs = all();
+  for (size_t i = 0; i < defs.size(); ++i) s->values[i] = read(defs[i]);
+  const Snapshot* out = s.get();
+  l.kept.push_back(std::move(s));
+  g_snapshot.store(out, std::memory_order_release);
+  return *out;
 }
 
 bool parse_bool(const std::string& text, bool* ok) {
@@ -103,30 +112,20 @@ bool parse_bool(const std::string& text, bool* ok) {
   return false;
 }
 
-bool get_bool(const char* name) {
-  const Entry& e = lookup(name);
-  bool ok = false;
-  const bool v = parse_bool(e.text, &ok);
-  return ok ? v : parse_bool(e.def.default_value, &ok);
-}
-
 void log_set_params() {
   static std::once_flag once;
   std::call_once(once, [] {
-    for (const Def& d : all())
-      if (is_set(d.name)) NX_INFO(ENV, "%s set by environment to %s", d.name, value_text(d.name).c_str());
+    const std::vector<Def>& defs = all();
+    for (size_t i = 0; i < defs.size(); ++i)
+      if (value_at(i).set) NX_INFO(ENV, "%s set by environment to %s", defs[i].name, value_at(i).text.c_str());
   });
 }
 
-namespace {
-std::atomic<uint64_t> g_generation{0};
-}
-
 void reload() {
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  r.loaded = false;
-  ++g_generation;
+  Loader& l = loader();
+  std::lock_guard<std::mutex> lock(l.mu);
+  detail::g_snapshot.store(nullptr, std::memory_order_release);
+  g_generation.fetch_add(1, std::memory_order_acq_rel);
 }
 
 uint64_t generation() { return g_generation.load(std::memory_order_acquire); }

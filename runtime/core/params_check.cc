@@ -37,21 +37,6 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-bool parses_as(Type type, const std::string& v) {
-  char* end = nullptr;
-  switch (type) {
-    case Type::INT: std::strtoll(v.c_str(), &end, 0); return !v.empty() && *end == '\0';
-    case Type::DOUBLE: std::strtod(v.c_str(), &end); return !v.empty() && *end == '\0';
-    case Type::BOOL: {
-      bool ok = false;
-      (void)parse_bool(v, &ok);
-      return ok;
-    }
-    case Type::STRING: return true;
-  }
-  return true;
-}
-
 const char* type_name(Type type) {
   switch (type) {
     case Type::INT: return "an integer";

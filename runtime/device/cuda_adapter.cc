@@ -24,7 +24,7 @@ thread_local ThreadStream t_stream;
 }  // namespace
 
 size_t chunk_bytes() {
-  static const size_t v = static_cast<size_t>(std::max<int64_t>(params::get_int("NEXAR_CUDA_CHUNK_BYTES"), 64 * 1024));
+  static const size_t v = static_cast<size_t>(std::max<int64_t>(param::NEXAR_CUDA_CHUNK_BYTES.get(), 64 * 1024));
   return v;
 }
 

@@ -27,7 +27,7 @@ Status run_device_collective(comm::Comm& c, const coll::CollArgs& a, DeviceComm&
     // The first collective that could use NCCL builds the hierarchy on every rank (also
     // with NEXAR_NCCL=0 here: the ranks then agree on staging).
     d.hierarchy_tried = true;
-    NX_RETURN_IF_ERROR(build_hierarchy(c, d.plugin, all_dev && params::get_bool("NEXAR_NCCL"), &d.hierarchy));
+    NX_RETURN_IF_ERROR(build_hierarchy(c, d.plugin, all_dev && param::NEXAR_NCCL.get(), &d.hierarchy));
   }
   if (d.hierarchy && hier_applies(*d.hierarchy, a)) {
     if (!all_dev)

@@ -53,7 +53,7 @@ Status DeviceComm::work_stream(void** out, bool* user) {
 }
 
 int gpu_local_rank(const comm::Comm& c) {
-  const int64_t env = params::get_int("NEXAR_LOCAL_RANK");
+  const int64_t env = param::NEXAR_LOCAL_RANK.get();
   return env >= 0 ? static_cast<int>(env) : c.local_rank();
 }
 

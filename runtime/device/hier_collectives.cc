@@ -168,7 +168,7 @@ Status run_hier(comm::Comm& c, Hierarchy& h, const coll::CollArgs& a, void* stre
   switch (a.kind) {
     case CollKind::ALLREDUCE: {
       const size_t bytes = a.count * dtype_size(a.dtype);
-      const auto small = static_cast<size_t>(params::get_int("NEXAR_NCCL_SMALL_BYTES"));
+      const auto small = static_cast<size_t>(param::NEXAR_NCCL_SMALL_BYTES.get());
       if (one_host)
         st = x.check(x.api.nccl_allreduce(a.sendbuf, a.recvbuf, a.count, a.dtype, a.op, h.nccl, stream), "ncclAllReduce");
       else if (bytes <= small || h.topo.min_local == 1 || a.count < static_cast<size_t>(h.topo.min_local))

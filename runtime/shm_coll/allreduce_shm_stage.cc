@@ -53,7 +53,7 @@ struct SlotInfo {
 size_t stride_of(const shm::StageSegment& seg, int p) { return seg.bytes() / (static_cast<size_t>(p) + 1) / 64 * 64; }
 size_t staged_bytes(size_t n, int p) { return (n + 63) / 64 * 64 * (static_cast<size_t>(p) + 1); }
 bool may_stage(size_t n, int p) {
-  return n > 0 && staged_bytes(n, p) <= static_cast<size_t>(params::get_int("NEXAR_SHM_STAGE_BYTES"));
+  return n > 0 && staged_bytes(n, p) <= static_cast<size_t>(param::NEXAR_SHM_STAGE_BYTES.get());
 }
 
 SlotInfo* info(ShmSlots& s, int r, uint64_t seq) { return reinterpret_cast<SlotInfo*>(s.buf(r, seq)->data()); }
@@ -84,7 +84,7 @@ size_t capacity_for(size_t n) {
 // Chunk bytes: NEXAR_SHM_STAGE_CHUNK, or about two chunks per rank (more claims than
 // ranks balance the work), whole pages, 16-256 KiB (a CMA call per piece and member).
 size_t chunk_bytes(size_t n, int p) {
-  const int64_t forced = params::get_int("NEXAR_SHM_STAGE_CHUNK");
+  const int64_t forced = param::NEXAR_SHM_STAGE_CHUNK.get();
   if (forced > 0) return std::min(static_cast<size_t>(forced), kMaxChunk);
   const size_t want = (n / (2 * static_cast<size_t>(p)) + 4095) / 4096 * 4096;
   return std::clamp(want, kMinChunk, kMaxChunk);
@@ -189,7 +189,7 @@ Status map_members(ShmSlots& s, shm::StageSegment& seg, uint64_t seq, size_t n) 
 
 const char* allreduce_shm_stage_why_not(int, const CollArgs& args) {
   const double n = static_cast<double>(args.count) * static_cast<double>(dtype_size(args.dtype));
-  return n > static_cast<double>(params::get_int("NEXAR_SHM_STAGE_MAX")) ? "the payload is larger than NEXAR_SHM_STAGE_MAX"
+  return n > static_cast<double>(param::NEXAR_SHM_STAGE_MAX.get()) ? "the payload is larger than NEXAR_SHM_STAGE_MAX"
                                                                           : nullptr;
 }
 

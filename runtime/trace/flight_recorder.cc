@@ -56,9 +56,9 @@ std::string host_name() {
 
 RecorderConfig recorder_config() {
   RecorderConfig c;
-  const int64_t n = params::get_int("NEXAR_TRACE_BUFFER");
+  const int64_t n = param::NEXAR_TRACE_BUFFER.get();
   c.entries = n > 0 ? static_cast<uint64_t>(std::min<int64_t>(n, 1 << 24)) : 0;
-  c.trace_dir = params::get_string("NEXAR_TRACE");
+  c.trace_dir = param::NEXAR_TRACE.get();
   return c;
 }
 

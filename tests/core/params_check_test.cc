@@ -2,7 +2,11 @@
 // Copyright 2026 The nexar authors
 // The environment check: typos of parameter names and malformed values are named.
 #include <catch2/catch.hpp>
+#include <atomic>
 #include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "core/params.h"
 
@@ -41,7 +45,6 @@ TEST_CASE("well-formed parameters, other variables and the launcher's own give n
 
 TEST_CASE("booleans read in any case; a malformed one reads as its default", "[params]") {
   // Issue 19: "TRUE" read as false (and was reported as not a boolean).
-  using nexar::params::get_bool;
   CHECK(environment_problems({"NEXAR_SHM_CMA=TRUE", "NEXAR_SHM_COLL=Off", "NEXAR_NCCL=No"}).empty());
   struct Case {
     const char* text;
@@ -53,8 +56,60 @@ TEST_CASE("booleans read in any case; a malformed one reads as its default", "[p
     setenv("NEXAR_SHM_CMA", c.text, 1);
     nexar::params::reload();
     INFO(c.text);
-    CHECK(get_bool("NEXAR_SHM_CMA") == c.value);
+    CHECK(nexar::param::NEXAR_SHM_CMA.get() == c.value);
   }
   unsetenv("NEXAR_SHM_CMA");
+  nexar::params::reload();
+}
+
+TEST_CASE("typed handles parse once per reload; a malformed value reads as the default", "[params]") {
+  // Every default parses as its parameter's type (a typo in params_table.h fails here).
+  const auto& defs = nexar::params::all();
+  for (const auto& d : defs) {
+    INFO(d.name);
+    CHECK(nexar::params::parses_as(d.type, d.default_value));
+  }
+  setenv("NEXAR_SHM_STAGE_MAX", "0x1000", 1);
+  setenv("NEXAR_TIMEOUT", "2.5", 1);
+  setenv("NEXAR_TRANSPORT", "quic", 1);
+  setenv("NEXAR_EAGER_LIMIT", "64k", 1);
+  nexar::params::reload();
+  CHECK(nexar::param::NEXAR_SHM_STAGE_MAX.get() == 4096);
+  CHECK(nexar::param::NEXAR_TIMEOUT.get() == 2.5);
+  CHECK(nexar::param::NEXAR_TRANSPORT.get() == "quic");
+  CHECK(nexar::param::NEXAR_TRANSPORT.is_set());
+  CHECK(nexar::param::NEXAR_EAGER_LIMIT.get() == 65536);  // the default
+  const auto& eager = nexar::params::value_at(static_cast<size_t>(nexar::params::Index::NEXAR_EAGER_LIMIT));
+  CHECK(eager.malformed);
+  CHECK(eager.text == "64k");
+  CHECK_FALSE(nexar::param::NEXAR_ALGO.is_set());
+
+  // Parsed once: a change of the environment is seen only after reload(), and a value
+  // read before stays valid.
+  const std::string& before = nexar::param::NEXAR_TRANSPORT.get();
+  const uint64_t gen = nexar::params::generation();
+  setenv("NEXAR_TRANSPORT", "auto", 1);
+  CHECK(nexar::param::NEXAR_TRANSPORT.get() == "quic");
+  nexar::params::reload();
+  CHECK(nexar::params::generation() != gen);
+  CHECK(nexar::param::NEXAR_TRANSPORT.get() == "auto");
+  CHECK(before == "quic");
+
+  // Threads reading while another reloads all see one whole snapshot or the next.
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> readers;
+  std::atomic<int> bad{0};
+  for (int t = 0; t < 4; ++t)
+    readers.emplace_back([&] {
+      while (!stop.load()) {
+        const int64_t v = nexar::param::NEXAR_SHM_STAGE_MAX.get();
+        if (v != 4096) bad.fetch_add(1);
+      }
+    });
+  for (int i = 0; i < 200; ++i) nexar::params::reload();
+  stop = true;
+  for (auto& t : readers) t.join();
+  CHECK(bad.load() == 0);
+  for (const char* n : {"NEXAR_SHM_STAGE_MAX", "NEXAR_TIMEOUT", "NEXAR_TRANSPORT", "NEXAR_EAGER_LIMIT"}) unsetenv(n);
   nexar::params::reload();
 }

@@ -147,19 +147,19 @@ void EndpointImpl::mark_dirty(ConnectionImpl* conn) {
 EndpointConfig endpoint_config_from_params(std::shared_ptr<const tls::Context> tls) {
   EndpointConfig c;
   c.tls = std::move(tls);
-  c.idle_timeout_s = params::get_double("NEXAR_PEER_TIMEOUT");
-  c.keepalive_s = params::get_double("NEXAR_KEEPALIVE");
-  int64_t pkt = params::get_int("NEXAR_QUIC_PACKET_SIZE");
+  c.idle_timeout_s = param::NEXAR_PEER_TIMEOUT.get();
+  c.keepalive_s = param::NEXAR_KEEPALIVE.get();
+  int64_t pkt = param::NEXAR_QUIC_PACKET_SIZE.get();
   c.max_udp_payload = static_cast<size_t>(pkt < 1200 ? 1200 : (pkt > 65527 ? 65527 : pkt));
-  int64_t thresh = params::get_int("NEXAR_QUIC_ACK_THRESH");
+  int64_t thresh = param::NEXAR_QUIC_ACK_THRESH.get();
   c.ack_thresh = static_cast<size_t>(thresh < 1 ? 1 : thresh);
   // Keep-alive must beat the idle timeout, or an idle connection would die.
   if (c.keepalive_s <= 0 || c.keepalive_s >= c.idle_timeout_s) c.keepalive_s = c.idle_timeout_s / 3;
-  std::string addr = params::get_string("NEXAR_ADDR");
+  std::string addr = param::NEXAR_ADDR.get();
   if (!addr.empty()) c.bind_address = addr;
   unsigned lo = 0, hi = 0;
   char tail = 0;
-  const std::string range = params::get_string("NEXAR_PORT_RANGE");
+  const std::string range = param::NEXAR_PORT_RANGE.get();
   if (!range.empty()) {
     if (std::sscanf(range.c_str(), "%u-%u%c", &lo, &hi, &tail) == 2 && lo >= 1 && lo <= hi && hi <= 65535) {
       c.port = static_cast<uint16_t>(lo);

@@ -13,7 +13,7 @@ QuicLink::QuicLink(int self_rank, int world_size, int peer, transport::InboundSi
     : self_rank_(self_rank),
       world_size_(world_size),
       peer_(peer),
-      eager_limit_(static_cast<uint64_t>(params::get_int("NEXAR_EAGER_LIMIT"))),
+      eager_limit_(static_cast<uint64_t>(param::NEXAR_EAGER_LIMIT.get())),
       sink_(sink),
       endpoint_(endpoint) {
   std::vector<uint8_t> hello;

@@ -39,8 +39,8 @@ Status ShmHub::create(const HubConfig& in, transport::PlacementSink* sink, std::
   HubConfig cfg = in;
   cfg.ring_bytes = pow2_at_least(cfg.ring_bytes);
   if (cfg.coll_inline == SIZE_MAX)
-    cfg.coll_inline = static_cast<size_t>(std::max<int64_t>(0, params::get_int("NEXAR_SHM_COLL_INLINE")));
-  if (cfg.peer_timeout_s <= 0) cfg.peer_timeout_s = params::get_double("NEXAR_PEER_TIMEOUT");
+    cfg.coll_inline = static_cast<size_t>(std::max<int64_t>(0, param::NEXAR_SHM_COLL_INLINE.get()));
+  if (cfg.peer_timeout_s <= 0) cfg.peer_timeout_s = param::NEXAR_PEER_TIMEOUT.get();
   cfg.coll_inline = std::min(cfg.coll_inline, kCollInlineMax);
   // At most kInboxBudget per inbox: with many ranks per host the rings shrink (to 64 KiB).
   const size_t peers = cfg.local_ranks.size() > 1 ? cfg.local_ranks.size() - 1 : 1;

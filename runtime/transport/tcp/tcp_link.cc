@@ -17,7 +17,7 @@ namespace nexar::tcp {
 TcpLink::TcpLink(int self_rank, int peer, transport::InboundSink* sink, Hub* hub)
     : self_rank_(self_rank),
       peer_(peer),
-      eager_limit_(static_cast<uint64_t>(params::get_int("NEXAR_EAGER_LIMIT"))),
+      eager_limit_(static_cast<uint64_t>(param::NEXAR_EAGER_LIMIT.get())),
       sink_(sink),
       hub_(hub) {}
 
