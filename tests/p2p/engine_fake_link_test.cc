@@ -50,6 +50,14 @@ struct Fixture {
     h.len = payload.size();
     return engine.on_message(kPeer, h, payload.data());
   }
+  // A large message from the peer begins, as a link announces one; its payload follows.
+  transport::InboundMsg* begin(int tag, size_t len) {
+    transport::MsgHeader h;
+    h.ctx = kCtx;
+    h.tag = tag;
+    h.len = len;
+    return engine.on_message_begin(kPeer, h);
+  }
   RequestPtr recv(int src, int tag, std::vector<uint8_t>* buf) {
     RequestPtr r;
     REQUIRE(engine.irecv(kCtx, src, tag, buf->data(), buf->size(), nullptr, &r).ok());
@@ -135,11 +143,7 @@ TEST_CASE("a cancel while the payload is placed waits until the placement finish
   Fixture f;
   std::vector<uint8_t> buf(4096, 0);
   RequestPtr r = f.recv(kPeer, 4, &buf);
-  transport::MsgHeader h;
-  h.ctx = kCtx;
-  h.tag = 4;
-  h.len = buf.size();
-  transport::InboundMsg* msg = f.engine.on_message_begin(kPeer, h);
+  transport::InboundMsg* msg = f.begin(4, buf.size());
   REQUIRE(msg);
   uint8_t* dst = nullptr;
   REQUIRE(f.engine.claim_placement(msg, &dst) == transport::Placement::BOUND);
@@ -168,11 +172,7 @@ TEST_CASE("a cancel between pieces of a message discards the rest of it", "[p2p]
   Fixture f;
   std::vector<uint8_t> buf(64, 0);
   RequestPtr r = f.recv(kPeer, 6, &buf);
-  transport::MsgHeader h;
-  h.ctx = kCtx;
-  h.tag = 6;
-  h.len = buf.size();
-  transport::InboundMsg* msg = f.engine.on_message_begin(kPeer, h);
+  transport::InboundMsg* msg = f.begin(6, buf.size());
   REQUIRE(msg);
   const std::vector<uint8_t> half(32, 'h');
   CHECK(f.engine.on_message_data(msg, half.data(), half.size()));
