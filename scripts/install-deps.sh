@@ -1,20 +1,38 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The nexar authors
-# Installs what building and testing nexar needs on Debian 12 (only Debian packages).
-# Skips apt-get when everything is already there. Needs root or sudo for the install.
-#   scripts/install-deps.sh [--bench]
+# Installs Debian 12 packages nexar needs, by group; skips apt-get when all are there.
+# Needs root or sudo for the install.
+#   scripts/install-deps.sh              build test torch multihost (what scripts/test.sh runs)
+#   scripts/install-deps.sh build        only what building libnexar, nexrun and the tools needs
+#   scripts/install-deps.sh GROUP...     any of: build test torch multihost bench clang docs
+#   scripts/install-deps.sh --bench      the default groups and bench
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config
-      libngtcp2-dev libngtcp2-crypto-gnutls-dev libgnutls28-dev libnghttp3-dev
-      libcli11-dev catch2
-      ngtcp2-client   # gtlsclient: the stock HTTP/3 client the tests read the rendezvous with
-      procps iproute2
-      python3-torch   # a stock PyTorch env:// program under nexrun (integration_torch_env)
-      libtorch-dev pybind11-dev python3-dev   # the PyTorch backend python/nexar_torch and its tests
-      slurmctld slurmd slurm-client munge openssh-client openssh-server)  # many hosts: SLURM, ssh agents
-# --bench: also what tools/compare_allreduce.sh compares against and plots with.
-[ "${1:-}" = "--bench" ] && pkgs+=(openmpi-bin libopenmpi-dev gnuplot-nox)
+declare -A group=(
+  [build]="build-essential cmake pkg-config libngtcp2-dev libngtcp2-crypto-gnutls-dev libgnutls28-dev
+           libnghttp3-dev libcli11-dev"
+  # catch2; gtlsclient (the stock HTTP/3 client the tests read the rendezvous with); ps, ip.
+  [test]="catch2 ngtcp2-client procps iproute2"
+  # A stock PyTorch env:// program under nexrun, and the backend python/nexar_torch.
+  [torch]="python3-torch libtorch-dev pybind11-dev python3-dev"
+  # Many hosts: SLURM and ssh agents in namespace hosts.
+  [multihost]="slurmctld slurmd slurm-client munge openssh-client openssh-server"
+  # tools/compare_allreduce.sh's comparison with Open MPI and its plots.
+  [bench]="openmpi-bin libopenmpi-dev gnuplot-nox"
+  # The clang build and the libFuzzer targets (scripts/fuzz.sh).
+  [clang]="clang-14 libfuzzer-14-dev"
+  # The API reference and man page (cmake --build build --target docs) and packages (cpack).
+  [docs]="doxygen help2man dpkg-dev"
+)
+groups=("$@")
+if [ ${#groups[@]} -eq 0 ]; then groups=(build test torch multihost); fi
+if [ "${groups[0]}" = "--bench" ]; then groups=(build test torch multihost bench); fi
+pkgs=()
+for g in "${groups[@]}"; do
+  [ -n "${group[$g]+x}" ] || { echo "install-deps.sh: unknown group '$g' (build test torch multihost bench clang docs)" >&2; exit 2; }
+  read -r -a more <<< "$(echo ${group[$g]})"
+  pkgs+=("${more[@]}")
+done
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

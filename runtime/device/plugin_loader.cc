@@ -3,6 +3,7 @@
 #include "device/plugin_loader.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <mutex>
@@ -45,7 +46,12 @@ std::string default_plugin_path() {
   if (dladdr(reinterpret_cast<void*>(&default_plugin_path), &info) && info.dli_fname) {
     std::string self = info.dli_fname;
     size_t slash = self.rfind('/');
-    if (slash != std::string::npos) return self.substr(0, slash + 1) + "libnexar-cuda.so";
+    if (slash != std::string::npos) {
+      // Installed: <libdir>/nexar/libnexar-cuda.so; in the build tree: next to libnexar.
+      std::string installed = self.substr(0, slash + 1) + "nexar/libnexar-cuda.so";
+      if (access(installed.c_str(), F_OK) == 0) return installed;
+      return self.substr(0, slash + 1) + "libnexar-cuda.so";
+    }
   }
   return "libnexar-cuda.so";
 }

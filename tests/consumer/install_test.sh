@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The nexar authors
+# install_test.sh BUILD_DIR SOURCE_DIR: installs BUILD_DIR into a temporary prefix, builds
+# tests/consumer/app with find_package(nexar) and with pkg-config, runs both under the installed
+# nexrun -np 2 with no LD_LIBRARY_PATH, then moves the prefix and runs them again.
+set -euo pipefail
+build=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset LD_LIBRARY_PATH
+prefix=$tmp/prefix
+cmake --install "$build" --prefix "$prefix" > "$tmp/install.log"
+libdir=$(dirname "$(find "$prefix" -name libnexar.so.0 | head -1)")
+[ -f "$libdir/cmake/nexar/nexarConfig.cmake" ] || { echo "no nexarConfig.cmake in $libdir/cmake/nexar" >&2; exit 1; }
+readelf -d "$libdir/libnexar.so.0" | grep -q 'SONAME.*libnexar.so.0' || { echo "libnexar.so.0 has no SONAME libnexar.so.0" >&2; exit 1; }
+# The consumers' RUNPATH (from CMake, from nexar.pc) names the prefix: no LD_LIBRARY_PATH.
+cmake -S "$src/tests/consumer/app" -B "$tmp/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" > "$tmp/consumer.log"
+cmake --build "$tmp/cmake-build" > "$tmp/consumer-build.log"
+pc_flags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs nexar)
+cc -o "$tmp/consumer-pc" "$src/tests/consumer/app/consumer.c" $pc_flags
+run() {  # run NEXRUN PROGRAM: expect the sum of 1..2
+  local out
+  out=$(timeout 120 "$1" -np 2 "$2")
+  echo "$out"
+  [ "$out" = "consumer: 2 ranks, sum 3" ] || { echo "unexpected output from $2" >&2; exit 1; }
+}
+run "$prefix/bin/nexrun" "$tmp/cmake-build/consumer"
+run "$prefix/bin/nexrun" "$tmp/consumer-pc"
+"$prefix/bin/nexar-info" > /dev/null
+# A moved prefix: nexrun and the tools find libnexar through $ORIGIN, nexar.pc its paths
+# through its own location.
+mv "$prefix" "$tmp/moved"
+moved_lib=${libdir/$prefix/$tmp/moved}
+"$tmp/moved/bin/nexar-info" > /dev/null
+pc_flags=$(PKG_CONFIG_PATH="$moved_lib/pkgconfig" pkg-config --cflags --libs nexar)
+cc -o "$tmp/consumer-moved" "$src/tests/consumer/app/consumer.c" $pc_flags
+run "$tmp/moved/bin/nexrun" "$tmp/consumer-moved"
+echo "install_test: ok"
