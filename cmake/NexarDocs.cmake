@@ -11,7 +11,7 @@ if(NEXAR_DOXYGEN)
   add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/docs/api/html/index.html
     COMMAND ${NEXAR_DOXYGEN} ${PROJECT_BINARY_DIR}/docs/Doxyfile
     DEPENDS ${PROJECT_SOURCE_DIR}/include/nexar/nexar.h ${PROJECT_SOURCE_DIR}/include/nexar/nexar.hpp
-    COMMENT "API reference (docs/api/html)")
+    COMMENT "API reference (docs/api/html)" VERBATIM)
   list(APPEND doc_outputs ${PROJECT_BINARY_DIR}/docs/api/html/index.html)
 endif()
 if(NEXAR_HELP2MAN)
@@ -19,7 +19,7 @@ if(NEXAR_HELP2MAN)
   add_custom_command(OUTPUT ${nexrun_man}
     COMMAND ${NEXAR_HELP2MAN} --no-info --section 1 --name "start a nexar job (ranks on one or many hosts)"
             --output ${nexrun_man} $<TARGET_FILE:nexrun>
-    DEPENDS nexrun COMMENT "man page nexrun.1")
+    DEPENDS nexrun COMMENT "man page nexrun.1" VERBATIM)
   list(APPEND doc_outputs ${nexrun_man})
   install(FILES ${nexrun_man} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT runtime OPTIONAL)
 endif()
