@@ -11,7 +11,8 @@
 #                broadcast, allgather, reduce_scatter, alltoall, alltoallv, alltoallv_skew),
 #                TARGET (seconds per size, default 0.2), NPS (default "2 4 8"),
 #                SIZES (default 4,1K,64K,1M,16M,64M),
-#                SYSTEMS (default "nexar-shm ompi-shm nexar-quic ompi-tcp"; nexar-tcp too),
+#                SYSTEMS (default "nexar-shm ompi-shm nexar-quic ompi-tcp"; nexar-tcp too;
+#                nexar-quic-ns, nexar-quic-lossy: see below),
 #                PLOT (the PNG to write, default BUILD_DIR/compare_allreduce.png; empty: none)
 #
 # Systems: nexar as it chooses its transport (shared memory between ranks of one host),
@@ -19,6 +20,11 @@
 # plane (NEXAR_TRANSPORT=tcp), Open MPI's shared memory (btl vader) and Open MPI over TCP on
 # loopback (btl tcp) -- the fair partner of nexar over QUIC, and the like of nexar over TCP.
 # Needs Debian's openmpi-bin and mpi-bench (built when libopenmpi-dev is installed).
+# The paths between hosts (root; tools/netns_pair.sh): nexar-quic-ns runs nexar over QUIC
+# between two namespace hosts joined by 1500-byte-MTU veths and a bridge (ranks split
+# evenly), nexar-quic-lossy the same with LOSS% (default 2) of the UDP frames dropped and
+# DUP% (default 2) duplicated on the way; a second table compares them with nexar-quic on
+# loopback.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -37,26 +43,35 @@ for f in "$nexrun" "$nexar_bench" "$mpi_bench"; do
 done
 command -v mpirun >/dev/null || { echo "compare_allreduce.sh: mpirun not found (apt-get install openmpi-bin)" >&2; exit 2; }
 for s in "${systems[@]}"; do
-  case $s in nexar-shm | nexar-quic | nexar-tcp | ompi-shm | ompi-tcp) ;; *)
-    echo "compare_allreduce.sh: unknown system '$s' in SYSTEMS (nexar-shm, nexar-quic, nexar-tcp, ompi-shm, ompi-tcp)" >&2
-    exit 2 ;;
+  case $s in nexar-shm | nexar-quic | nexar-tcp | ompi-shm | ompi-tcp) ;;
+    nexar-quic-ns | nexar-quic-lossy) netns=1 ;;
+    *) echo "compare_allreduce.sh: unknown system '$s' in SYSTEMS (nexar-shm, nexar-quic, nexar-tcp, ompi-shm," \
+         "ompi-tcp, nexar-quic-ns, nexar-quic-lossy)" >&2; exit 2 ;;
   esac
 done
+if [ -n "${netns:-}" ]; then
+  tools/netns_pair.sh up || { echo "compare_allreduce.sh: no namespace hosts (needs root)" >&2; exit 2; }
+fi
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpi_common=(--oversubscribe --bind-to none --mca pml ob1 --mca oob_tcp_if_include lo)
 bench_args=(-c "$coll" -t "$target" -l "$sizes")
 results=$(mktemp)
 medians=$(mktemp)
-trap 'rm -f "$results" "$medians"' EXIT
+trap 'rm -f "$results" "$medians"; [ -z "${netns:-}" ] || tools/netns_pair.sh down' EXIT
 
 # run SYSTEM NP: one process measures every size; appends "system np bytes microseconds".
 run() {
   local system=$1 np=$2 out
+  local across=(--launch-agent 'nsenter --net=/var/run/netns/{host}' -H "nxbA:$(((np + 1) / 2)),nxbB:$((np / 2))")
   case $system in
     nexar-shm) out=$(timeout 600 "$nexrun" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
     nexar-quic) out=$(NEXAR_TRANSPORT=quic timeout 600 "$nexrun" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
     nexar-tcp) out=$(timeout 600 "$nexrun" -np "$np" --transport tcp "$nexar_bench" "${bench_args[@]}") ;;
+    nexar-quic-ns | nexar-quic-lossy)
+      if [ "$system" = nexar-quic-lossy ]; then tools/netns_pair.sh lossy "${LOSS:-2}" "${DUP:-2}"; fi
+      out=$(NEXAR_TRANSPORT=quic timeout 600 "$nexrun" "${across[@]}" -np "$np" "$nexar_bench" "${bench_args[@]}")
+      tools/netns_pair.sh clean ;;
     ompi-shm) out=$(timeout 600 mpirun -np "$np" "${mpi_common[@]}" --mca btl self,vader "$mpi_bench" "${bench_args[@]}") ;;
     ompi-tcp) out=$(timeout 600 mpirun -np "$np" "${mpi_common[@]}" --mca btl tcp,self --mca btl_tcp_if_include lo \
                       "$mpi_bench" "${bench_args[@]}") ;;
@@ -82,21 +97,39 @@ sort -k1,1 -k2,2n -k3,3n -k4,4g "$results" | awk '
   END { for (key in n) { c = n[key]; m = c % 2 ? v[key, (c + 1) / 2] : (v[key, c / 2] + v[key, c / 2 + 1]) / 2; print key, m } }' |
   sort -k2,2n -k3,3n -k1,1 > "$medians"
 
+# table COLUMN...: per np and size, one column per argument: SYSTEM (its median) or
+# SYSTEM/OTHER (the ratio of their medians).
+table() {
+  local spec="$*"
+  awk -v spec="$spec" 'BEGIN { n = split(spec, col, " ") }
+    { t[$2 " " $3, $1] = $4; rows[$2 " " $3] = 1 }
+    function width(c) { return length(c) < 12 ? 12 : length(c) + 1 }
+    function cell(r, c,   p, x, y) {
+      if (split(c, p, "/") == 1) { x = t[r, c]; return x == "" ? "-" : sprintf("%.2f", x) }
+      x = t[r, p[1]]; y = t[r, p[2]]
+      return (x == "" || y == "" || y <= 0) ? "-" : sprintf("%.2f", x / y)
+    }
+    END {
+      printf "%-4s %10s", "np", "bytes"
+      for (i = 1; i <= n; i++) printf " %*s", width(col[i]), index(col[i], "/") ? "ratio" : col[i]
+      printf "\n"; fflush()
+      for (r in rows) {
+        split(r, f, " ")
+        line = sprintf("%-4d %10d", f[1], f[2])
+        for (i = 1; i <= n; i++) line = line sprintf(" %*s", width(col[i]), cell(r, col[i]))
+        print line | "sort -k1,1n -k2,2n"
+      }
+    }' "$medians"
+}
+
 echo "# $coll float32 (reductions: sum): median over $rounds rounds of each run's median (us); ratio = nexar / Open MPI"
 echo "# $(nproc) cores, load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(($(date +%s) - start)) s in all"
-awk '{ t[$2 " " $3, $1] = $4; rows[$2 " " $3] = 1 }
-  function fmt(x) { return x == "" ? "-" : sprintf("%.2f", x) }
-  function ratio(a, b) { return (a == "" || b == "" || b <= 0) ? "-" : sprintf("%.2f", a / b) }
-  END {
-    for (r in rows) {
-      split(r, f, " ")
-      a1 = t[r, "nexar-shm"]; b1 = t[r, "ompi-shm"]; a2 = t[r, "nexar-quic"]; b2 = t[r, "ompi-tcp"]; a3 = t[r, "nexar-tcp"]
-      printf "%-4d %10d %12s %12s %8s %12s %12s %8s %12s %8s\n", f[1], f[2], fmt(a1), fmt(b1), ratio(a1, b1), fmt(a2), fmt(b2),
-        ratio(a2, b2), fmt(a3), ratio(a3, b2)
-    }
-  }' "$medians" | sort -k1,1n -k2,2n |
-  { printf "%-4s %10s %12s %12s %8s %12s %12s %8s %12s %8s\n" np bytes nexar-shm ompi-shm ratio nexar-quic ompi-tcp ratio \
-      nexar-tcp ratio; cat; }
+table nexar-shm ompi-shm nexar-shm/ompi-shm nexar-quic ompi-tcp nexar-quic/ompi-tcp nexar-tcp nexar-tcp/ompi-tcp
+if [ -n "${netns:-}" ]; then
+  echo "# the path between two namespace hosts (1500-byte MTU; lossy: ${LOSS:-2}% of UDP frames dropped," \
+    "${DUP:-2}% duplicated): ratio = time there / time on loopback (busbw ratio = 1 / ratio)"
+  table nexar-quic nexar-quic-ns nexar-quic-ns/nexar-quic nexar-quic-lossy nexar-quic-lossy/nexar-quic
+fi
 
 if [ -n "$plot" ]; then
   tools/plot_busbw.sh "$medians" "$plot" "$coll float32, median of $rounds rounds ($(nproc) cores)" ||

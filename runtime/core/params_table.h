@@ -21,7 +21,7 @@
   X(NEXAR_REPORT_TIMEOUT,   DOUBLE, "3",     "Seconds nexrun waits for every rank's record for a hang report; a rank that times out or loses a peer waits up to this (+1 s) for the report before it returns the error (0: no reports)") \
   X(NEXAR_AGENT_TIMEOUT,    DOUBLE, "10",    "Seconds nexrun and its launch agents wait for each other (start check, heartbeats)") \
   X(NEXAR_SLURM_DIR,        STRING, "",      "Shared directory for srun direct launch (default: $HOME/.nexar): job secrets and rendezvous") \
-  X(NEXAR_QUIC_PACKET_SIZE, INT,    "65000", "Largest UDP payload QUIC sends (loopback allows 65000)") \
+  X(NEXAR_QUIC_PACKET_SIZE, INT,    "0",     "UDP payload QUIC sends; 0: the route's MTU and path-MTU discovery decide (65000 on loopback, up to 1472 on a 1500-byte Ethernet link); never more than the route's MTU (DF set, no IP fragments)") \
   X(NEXAR_QUIC_ACK_THRESH,  INT,    "8",     "Packets received before an ACK is sent") \
   X(NEXAR_HOST_ID,          STRING, "",      "Override of this host's identity (ranks with equal ids share a host)") \
   X(NEXAR_TRANSPORT,        STRING, "auto",  "auto (shared memory on a host, QUIC between hosts), quic or tcp (that transport for every peer; tcp is unencrypted)") \

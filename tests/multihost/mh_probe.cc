@@ -2,9 +2,11 @@
 // Copyright 2026 The nexar authors
 // A rank program for the many-host tests: `mh_probe collect` runs point to point, barrier,
 // allreduce and a split by host and checks every result; `mh_probe loop` runs collectives
-// until one fails (a host cut off) and prints the error it got.
+// until one fails (a host cut off) and prints the error it got; `mh_probe bulk` runs
+// allreduces of 4 B to 16 MiB, checks every element and prints the time of each size.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -93,6 +95,24 @@ void collect(int size) {
   MH_OK(nexar_barrier(g_world));
 }
 
+void bulk(int size) {
+  for (size_t bytes : {size_t{4}, size_t{64} << 10, size_t{1} << 20, size_t{16} << 20}) {
+    const size_t count = bytes / sizeof(int32_t);
+    std::vector<int32_t> in(count), out(count);
+    for (size_t i = 0; i < count; ++i) in[i] = g_rank * 3 + static_cast<int32_t>(i % 101);
+    const int rounds = bytes >= (size_t{16} << 20) ? 3 : 10;
+    const auto start = std::chrono::steady_clock::now();
+    for (int r = 0; r < rounds; ++r) {
+      std::fill(out.begin(), out.end(), -1);
+      MH_OK(nexar_allreduce(in.data(), out.data(), count, NEXAR_INT32, NEXAR_SUM, g_world));
+      for (size_t i = 0; i < count; ++i) MH_CHECK(out[i] == 3 * size * (size - 1) / 2 + size * static_cast<int32_t>(i % 101));
+    }
+    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    if (g_rank == 0) std::printf("bulk %zu bytes %.0f us\n", bytes, us / rounds);
+  }
+  MH_OK(nexar_barrier(g_world));
+}
+
 void loop() {
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   bool announced = false;
@@ -126,6 +146,7 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
   if (mode == "collect") collect(size);
   else if (mode == "loop") loop();
+  else if (mode == "bulk") bulk(size);
   MH_OK(nexar_comm_destroy(g_world));
   std::printf("ok rank %d\n", g_rank);
   return 0;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
 #include <fstream>
@@ -21,7 +22,29 @@ const char* const kNames[] = {"mhA", "mhB", "mhC"};
 constexpr const char* kLockPath = "/run/lock/nexar-testbed-169.254.77.lock";
 constexpr auto kLockWait = std::chrono::seconds(240);
 
+const char kLossTable[] = "bridge nexar_mh_loss";
+const char kDupTable[] = "netdev nexar_mh_dup";
+
+void remove_impairment() {
+  sh(std::string("command -v nft >/dev/null && { nft delete table ") + kLossTable + " 2>/dev/null; nft delete table " +
+     kDupTable + " 2>/dev/null; }; true");
+}
+
+// Sum of the "packets N" counters of an nft table.
+long nft_packets(const char* table) {
+  std::istringstream in(sh_output(std::string("nft list table ") + table + " 2>/dev/null"));
+  long total = 0;
+  std::string word;
+  while (in >> word)
+    if (word == "packets") {
+      long n = 0;
+      if (in >> n) total += n;
+    }
+  return total;
+}
+
 void remove_leftovers() {
+  remove_impairment();
   for (const char* ns : kNames)
     sh(std::string("ip netns del ") + ns + " 2>/dev/null; ip link del h" + ns + " 2>/dev/null");
   sh("ip link del brmh 2>/dev/null");
@@ -32,6 +55,31 @@ void remove_leftovers() {
 int sh(const std::string& command) {
   int st = std::system(command.c_str());
   return st == -1 ? -1 : (WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+std::string sh_output(const std::string& command) {
+  std::string out;
+  FILE* p = ::popen(command.c_str(), "r");
+  if (p == nullptr) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
+  ::pclose(p);
+  return out;
+}
+
+long snmp_counter(const std::string& host, const std::string& group, const std::string& name) {
+  // Two lines per group: the names, then the values.
+  std::istringstream in(sh_output("ip netns exec " + host + " cat /proc/net/snmp"));
+  std::string names, values;
+  while (std::getline(in, names) && std::getline(in, values)) {
+    if (names.rfind(group + ":", 0) != 0) continue;
+    std::istringstream n(names), v(values);
+    std::string key, value;
+    while (n >> key && v >> value)
+      if (key == name) return std::atol(value.c_str());
+  }
+  return -1;
 }
 
 bool NetnsTestbed::available(std::string* why) {
@@ -103,6 +151,50 @@ void NetnsTestbed::down() {
 bool NetnsTestbed::set_link(const std::string& host, bool up) {
   return sh("ip -n " + host + " link set eth0 " + (up ? "up" : "down")) == 0;
 }
+
+bool NetnsTestbed::impair(int loss_percent, int dup_percent, std::string* why) {
+  if (sh("command -v nft >/dev/null") != 0) {
+    *why = "nft (nftables) is not installed";
+    return false;
+  }
+  clear_impairment();
+  std::vector<std::string> steps = {
+      std::string("add table ") + kLossTable,
+      std::string("add chain ") + kLossTable + " lossy { type filter hook forward priority 0 ; }",
+      std::string("add rule ") + kLossTable + " lossy meta l4proto udp numgen random mod 100 lt " +
+          std::to_string(loss_percent) + " counter drop",
+      std::string("add table ") + kDupTable};
+  for (size_t i = 0; i < hosts_.size(); ++i) {
+    const std::string from = "h" + hosts_[i], to = "h" + hosts_[(i + 1) % hosts_.size()];
+    const std::string chain = std::string(kDupTable) + " from_" + hosts_[i];
+    steps.push_back("add chain " + chain + " { type filter hook ingress device \"" + from + "\" priority 0 ; }");
+    steps.push_back("add rule " + chain + " meta l4proto udp numgen random mod 100 lt " + std::to_string(dup_percent) +
+                    " counter dup to \"" + to + "\"");
+  }
+  for (const std::string& step : steps)
+    if (sh("nft '" + step + "' >/dev/null 2>&1") != 0) {
+      *why = "nft refused: " + step;
+      clear_impairment();
+      return false;
+    }
+  // A veth carries a GSO batch (up to 64 KB of datagrams) as one frame: segmented before it
+  // leaves the host, each dropped or duplicated frame is one datagram, as on Ethernet.
+  for (const std::string& h : hosts_)
+    if (sh("ip -n " + h + " link set dev eth0 gso_max_segs 1") != 0) {
+      *why = "cannot turn GSO off on " + h + "'s eth0";
+      clear_impairment();
+      return false;
+    }
+  return true;
+}
+
+void NetnsTestbed::clear_impairment() {
+  remove_impairment();
+  for (const std::string& h : hosts_) sh("ip -n " + h + " link set dev eth0 gso_max_segs 65535 2>/dev/null");
+}
+
+long NetnsTestbed::dropped_frames() const { return nft_packets(kLossTable); }
+long NetnsTestbed::duplicated_frames() const { return nft_packets(kDupTable); }
 
 std::vector<int> processes_with(const std::string& marker) {
   std::vector<int> out;

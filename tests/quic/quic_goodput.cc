@@ -16,7 +16,7 @@ using namespace nexar::quic::test;
 
 int main(int argc, char** argv) {
   uint64_t bytes = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : (1ull << 30);
-  size_t pkt = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 65000;
+  size_t pkt = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 0;  // 0: the path decides
   try {
     Job job(2);
     auto pattern = random_bytes(1 << 20, 1234);

@@ -103,9 +103,10 @@ void ConnectionImpl::finish(const Status& why) {
   if (conn_ != nullptr) {  // what congestion control and the RTT estimate ended at (tuning)
     ngtcp2_conn_stat cs;
     ngtcp2_conn_get_conn_stat(conn_, &cs);
-    NX_TRACE(NET, "connection with %s: cwnd %llu ssthresh %llu srtt %.1f us min_rtt %.1f us pto_count %zu",
+    NX_TRACE(NET, "connection with %s: cwnd %llu ssthresh %llu srtt %.1f us min_rtt %.1f us pto_count %zu packets %zu bytes",
              who().c_str(), static_cast<unsigned long long>(cs.cwnd), static_cast<unsigned long long>(cs.ssthresh),
-             static_cast<double>(cs.smoothed_rtt) / 1e3, static_cast<double>(cs.min_rtt) / 1e3, cs.pto_count);
+             static_cast<double>(cs.smoothed_rtt) / 1e3, static_cast<double>(cs.min_rtt) / 1e3, cs.pto_count,
+             ngtcp2_conn_get_path_max_tx_udp_payload_size(conn_));
   }
   if (why.code() == NEXAR_ERR_AUTH)
     NX_WARN(NET, "refused connection %s %s: %s", is_server_ ? "from" : "to", remote_.to_string().c_str(),

@@ -107,9 +107,10 @@ void ConnectionImpl::write(ngtcp2_tstamp now) {
   if (finished_ || close_now()) return;
   if (!flush_pending()) return;
   const size_t pkt = std::max<size_t>(ngtcp2_conn_get_path_max_tx_udp_payload_size(conn_), 1200);
+  const size_t probe_room = std::max(ngtcp2_conn_get_max_tx_udp_payload_size(conn_), pkt);
   const size_t quantum = std::max(ngtcp2_conn_get_send_quantum(conn_), pkt);
   // Bytes this call may write before pacing decides when the next batch leaves. ngtcp2's
-  // quantum (64 KiB) is less than one loopback-sized packet (NEXAR_QUIC_PACKET_SIZE 65000),
+  // quantum (64 KiB) is less than one loopback-sized packet (65000 bytes),
   // so a budget in packets sent one packet per pacing slot: a timer and a progress-thread
   // wake-up per 64 KB. With small packets the quantum rules as before.
   const size_t budget = std::max(quantum, kMinBurstPackets * pkt);
@@ -133,7 +134,8 @@ void ConnectionImpl::write(ngtcp2_tstamp now) {
     uint32_t flags = NGTCP2_WRITE_STREAM_FLAG_MORE;
     if (have_offer_ && offer_.fin) flags |= NGTCP2_WRITE_STREAM_FLAG_FIN;
     ngtcp2_ssize ndatalen = -1;
-    const size_t destlen = off == 0 ? pkt : segment;
+    // A batch's first packet may be a path-MTU probe, larger than the path's packets.
+    const size_t destlen = off == 0 ? probe_room : segment;
     ngtcp2_ssize n = ngtcp2_conn_writev_stream(conn_, &ps.path, &pi, txbuf_.data() + off, destlen, &ndatalen, flags,
                                                have_offer_ ? offer_.sid : -1, have_offer_ ? offer_.vecs : nullptr,
                                                have_offer_ ? offer_.nvecs : 0, now);

@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "transport/quic/connection_callbacks.h"
 #include "transport/quic/endpoint_impl.h"
+#include "transport/quic/path_mtu.h"
 
 namespace nexar::quic {
 
@@ -77,9 +78,12 @@ Status ConnectionImpl::init_common(const ngtcp2_cid& dcid, const ngtcp2_cid& sci
   ngtcp2_settings settings;
   ngtcp2_settings_default(&settings);
   settings.initial_ts = now_ns();
-  settings.max_tx_udp_payload_size = std::max<size_t>(cfg.max_udp_payload, 1200);
-  settings.no_tx_udp_payload_size_shaping = 1;
-  settings.no_pmtud = 1;
+  // Datagrams never fragment (the socket sets DF): at most the route's MTU; on a real link
+  // ngtcp2 starts at 1200 bytes and its path-MTU discovery probes up to that ceiling.
+  const PacketSizing sizing = packet_sizing(route_payload(remote_), cfg.max_udp_payload);
+  settings.max_tx_udp_payload_size = sizing.max_udp_payload;
+  settings.no_tx_udp_payload_size_shaping = sizing.discover ? 0 : 1;
+  settings.no_pmtud = sizing.discover ? 0 : 1;
   settings.ack_thresh = std::max<size_t>(cfg.ack_thresh, 1);
   settings.max_window = cfg.max_conn_window;
   settings.max_stream_window = cfg.max_stream_window;
@@ -115,6 +119,8 @@ Status ConnectionImpl::init_common(const ngtcp2_cid& dcid, const ngtcp2_cid& sci
   gnutls_session_set_ptr(session_, &conn_ref_);
   ngtcp2_conn_set_tls_native_handle(conn_, session_);
   txbuf_.resize(UdpSocket::kMaxGsoBytes + settings.max_tx_udp_payload_size);
+  NX_TRACE(NET, "QUIC to %s: UDP payload %zu%s", remote_.to_string().c_str(), sizing.max_udp_payload,
+           sizing.discover ? " at most (path-MTU discovery from 1200)" : "");
   return Status::Ok();
 }
 

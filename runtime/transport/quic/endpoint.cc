@@ -20,9 +20,9 @@ Status Endpoint::create(const EndpointConfig& config, std::unique_ptr<Endpoint>*
   if (config.idle_timeout_s <= 0 || config.keepalive_s < 0)
     return Status(NEXAR_ERR_INVALID_ARGUMENT,
                   strprintf("idle timeout %.3f s / keep-alive %.3f s", config.idle_timeout_s, config.keepalive_s));
-  if (config.max_udp_payload < 1200 || config.max_udp_payload > 65527)
+  if (config.max_udp_payload != 0 && (config.max_udp_payload < 1200 || config.max_udp_payload > 65527))
     return Status(NEXAR_ERR_INVALID_ARGUMENT,
-                  strprintf("QUIC packet size %zu outside 1200..65527", config.max_udp_payload));
+                  strprintf("QUIC packet size %zu outside 1200..65527 (0: the path decides)", config.max_udp_payload));
   // A port range (firewalls): the first free port in it.
   const uint32_t last = config.port_max > config.port ? config.port_max : config.port;
   Status s;
@@ -150,7 +150,7 @@ EndpointConfig endpoint_config_from_params(std::shared_ptr<const tls::Context> t
   c.idle_timeout_s = param::NEXAR_PEER_TIMEOUT.get();
   c.keepalive_s = param::NEXAR_KEEPALIVE.get();
   int64_t pkt = param::NEXAR_QUIC_PACKET_SIZE.get();
-  c.max_udp_payload = static_cast<size_t>(pkt < 1200 ? 1200 : (pkt > 65527 ? 65527 : pkt));
+  c.max_udp_payload = pkt <= 0 ? 0 : static_cast<size_t>(pkt < 1200 ? 1200 : (pkt > 65527 ? 65527 : pkt));
   int64_t thresh = param::NEXAR_QUIC_ACK_THRESH.get();
   c.ack_thresh = static_cast<size_t>(thresh < 1 ? 1 : thresh);
   // Keep-alive must beat the idle timeout, or an idle connection would die.

@@ -33,7 +33,9 @@ struct EndpointConfig {
   std::vector<std::string> accept_alpns;
   double idle_timeout_s = 5;   // silence after which a connection is dead (NEXAR_PEER_TIMEOUT)
   double keepalive_s = 1;      // PING interval on idle connections (NEXAR_KEEPALIVE)
-  size_t max_udp_payload = 65000;  // NEXAR_QUIC_PACKET_SIZE
+  // 0: each connection's route and path-MTU discovery decide (path_mtu.h); else a fixed
+  // UDP payload within the route's MTU (NEXAR_QUIC_PACKET_SIZE).
+  size_t max_udp_payload = 0;
   size_t ack_thresh = 8;           // NEXAR_QUIC_ACK_THRESH
   uint64_t stream_window = 16u << 20;      // initial per-stream receive window
   uint64_t max_stream_window = 64u << 20;  // auto-tuning ceiling

@@ -64,6 +64,13 @@ Status UdpSocket::open(const Address& bind_to) {
     ::setsockopt(fd_, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
   else
     ::setsockopt(fd_, IPPROTO_IPV6, IPV6_RECVERR, &one, sizeof(one));
+  // DF on every datagram, never fragmented: a datagram larger than the interface's MTU
+  // fails to send (EMSGSIZE, like a loss); the sizes come from the route (path_mtu.h) and
+  // QUIC's own path-MTU discovery, not from ICMP (PROBE ignores the kernel's learned PMTU).
+  int pmtud = bind_to.family() == AF_INET ? IP_PMTUDISC_PROBE : IPV6_PMTUDISC_PROBE;
+  if (bind_to.family() == AF_INET ? ::setsockopt(fd_, IPPROTO_IP, IP_MTU_DISCOVER, &pmtud, sizeof(pmtud))
+                                  : ::setsockopt(fd_, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &pmtud, sizeof(pmtud)))
+    return sys_error("UDP path-MTU discovery mode (DF bit)");
   if (::setsockopt(fd_, SOL_UDP, UDP_GRO, &one, sizeof(one)) != 0)
     NX_TRACE(NET, "UDP_GRO unavailable: %s", std::strerror(errno));
   int seg = 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// The endpoint's UDP socket: non-blocking, GSO send (UDP_SEGMENT), GRO receive (UDP_GRO)
-// in recvmmsg batches, ICMP errors (IP_RECVERR) reported per destination.
+// The endpoint's UDP socket: non-blocking, DF set (never fragments), GSO send (UDP_SEGMENT),
+// GRO receive (UDP_GRO) in recvmmsg batches, ICMP errors (IP_RECVERR) reported per destination.
 #pragma once
 
 #include <cstddef>
