@@ -15,8 +15,8 @@ declare -A group=(
   [test]="catch2 ngtcp2-client procps iproute2"
   # A stock PyTorch env:// program under nexrun, and the backend python/nexar_torch.
   [torch]="python3-torch libtorch-dev pybind11-dev python3-dev"
-  # Many hosts: SLURM and ssh agents in namespace hosts.
-  [multihost]="slurmctld slurmd slurm-client munge openssh-client openssh-server"
+  # Many hosts: SLURM and ssh agents in namespace hosts; frames dropped on their bridge (nft).
+  [multihost]="slurmctld slurmd slurm-client munge openssh-client openssh-server nftables"
   # tools/compare_allreduce.sh's comparison with Open MPI and its plots.
   [bench]="openmpi-bin libopenmpi-dev gnuplot-nox"
   # The clang build and the libFuzzer targets (scripts/fuzz.sh).
