@@ -73,7 +73,7 @@ void QuicLink::send_bye() {
 Status QuicLink::wait_goodbye(std::chrono::steady_clock::time_point deadline) {
   std::unique_lock<std::mutex> lock(mu_);
   // Once the peer said BYE it closes only after our BYE reached it: a close then is fine.
-  auto done = [&] { return bye_received_ ? (!dead_.ok() || (ctrl_tx_.all_acked() && large_unacked_ == 0)) : !dead_.ok(); };
+  auto done = [&] { return bye_received_ ? (!dead_.ok() || delivered_locked()) : !dead_.ok(); };
   if (!cv_.wait_until(lock, deadline, done))
     return Status(NEXAR_ERR_TIMEOUT, strprintf("rank %d did not finish its goodbye in time", peer_));
   return bye_received_ ? Status::Ok() : dead_;
@@ -81,7 +81,7 @@ Status QuicLink::wait_goodbye(std::chrono::steady_clock::time_point deadline) {
 
 Status QuicLink::wait_delivered(std::chrono::steady_clock::time_point deadline) {
   std::unique_lock<std::mutex> lock(mu_);
-  if (!cv_.wait_until(lock, deadline, [&] { return !dead_.ok() || (ctrl_tx_.all_acked() && large_unacked_ == 0); }))
+  if (!cv_.wait_until(lock, deadline, [&] { return !dead_.ok() || delivered_locked(); }))
     return Status(NEXAR_ERR_TIMEOUT, strprintf("rank %d did not acknowledge the last messages in time", peer_));
   return Status::Ok();
 }
