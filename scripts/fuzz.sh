@@ -11,7 +11,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${NEXAR_FUZZ_DIR:-$root/build-fuzz}
-all=(host_option hostfile slurm params quic_wire agent rendezvous cert_names)
+all=($(ls "$root/tests/fuzz/corpus"))  # every target has its seed corpus there
 build_only=0
 secs=60
 if [ "${1:-}" = "--build-only" ]; then build_only=1; shift; fi

@@ -292,17 +292,24 @@ int main(int argc, char** argv) {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     c = recover(g_world, false);
     check_survivors(c);
-  } else if (scenario == "kill_agree") {  // victims die inside the agreement
-    // The others wait in the agreement for the victims, which die as they enter it: as the
-    // coordinator, a victim may decide and reach only some members first.
+  } else if (scenario == "kill_agree" || scenario == "fault_agree") {  // victims die inside the agreement
+    // The others wait in the agreement for the victims. kill_agree: they die as they enter
+    // it (as the coordinator, a victim may decide and reach only some members first).
+    // fault_agree: the victim dies at the agreement's kill point, its vote sent and the
+    // decision not yet known (nexrun -x NEXAR_FAULT_KILL=<victim>:agreement).
+    const bool by_probe = scenario == "kill_agree";
     PROBE_OK(nexar_barrier(g_world));
-    if (is_victim(g_rank)) {
+    if (by_probe && is_victim(g_rank)) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       die_later(0);
     }
     int flag = 1;
     const nexar_result_t r = nexar_comm_agree(g_world, &flag);
-    if (is_victim(g_rank)) ::raise(SIGKILL);
+    if (is_victim(g_rank)) {
+      if (by_probe) ::raise(SIGKILL);
+      std::fprintf(stderr, "rank %d: left the agreement alive (NEXAR_FAULT_KILL did not fire)\n", g_rank);
+      return 1;
+    }
     PROBE_CHECK(r == NEXAR_SUCCESS || r == NEXAR_ERR_PEER_LOST);
     c = recover(g_world, true);
     check_survivors(c);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // Fault tolerance end to end (tests/ft/ft_probe.cc): a rank SIGKILLed inside a collective,
-// between calls, inside the agreement, inside the shrink (cascading), two at once, the
+// between calls, inside the agreement (by the probe, and at the library's fault point
+// NEXAR_FAULT_KILL=<rank>:agreement), inside the shrink (cascading), two at once, the
 // coordinator (rank 0) among them; a revoke that reaches ranks blocked in a collective.
 // Shared memory (one host) and QUIC (NEXAR_TRANSPORT=quic). Every survivor must print ok.
 #include <algorithm>
@@ -18,6 +19,7 @@ struct Run {
   std::string scenario;
   std::string victims;  // "1" or "0,2"; empty: none
   bool quic = false;
+  std::string fault_kill;  // NEXAR_FAULT_KILL (core/fault.h): a victim killed by the library
 };
 
 void run(const Run& r) {
@@ -29,6 +31,7 @@ void run(const Run& r) {
   // once slept on to its one-second check.
   std::vector<std::string> env = {"NEXAR_TIMEOUT=60", "FT_PROBE_DETECT_S=0.75"};
   if (r.quic) env.push_back("NEXAR_TRANSPORT=quic");
+  if (!r.fault_kill.empty()) env.push_back("NEXAR_FAULT_KILL=" + r.fault_kill);
   std::string out, err;
   auto end = launcher_test::run_nexrun(args, &out, &err, 90s, env);
   const size_t victims = r.victims.empty() ? 0 : 1 + std::count(r.victims.begin(), r.victims.end(), ',');
@@ -37,6 +40,10 @@ void run(const Run& r) {
   REQUIRE(end.finished);
   REQUIRE(launcher_test::count_of(out, r.scenario + " ok") == static_cast<size_t>(r.np) - victims);
   REQUIRE(launcher_test::count_of(err, "check failed") == 0);
+  if (!r.fault_kill.empty()) {  // the library's kill point fired, at the named point
+    const std::string point = r.fault_kill.substr(r.fault_kill.find(':') + 1);
+    REQUIRE(launcher_test::count_of(err, "NEXAR_FAULT_KILL: rank " + r.victims + " kills itself at " + point) == 1);
+  }
   // The survivors finished the work: the job succeeded.
   REQUIRE(end.exit_code == 0);
 }
@@ -60,6 +67,12 @@ TEST_CASE("a rank killed between calls", "[ft]") { run({4, "kill_between", "3", 
 TEST_CASE("the coordinator killed inside the agreement: every survivor leaves with the same decision", "[ft]") {
   run({5, "kill_agree", "0", false});
   run({4, "kill_agree", "1", true});
+}
+
+TEST_CASE("a rank killed at the agreement's fault point after its vote: the survivors agree and shrink",
+          "[ft]") {
+  run({4, "fault_agree", "0", false, "0:agreement"});  // the coordinator
+  run({3, "fault_agree", "2", true, "2:agreement"});
 }
 
 TEST_CASE("cascading: a second rank dies inside the shrink", "[ft]") { run({5, "kill_shrink", "1,0", false}); }

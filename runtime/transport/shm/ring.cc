@@ -46,6 +46,12 @@ const RecHdr* RingReader::peek(bool* bad) {
       head_cached_ = ctl_->head.load(std::memory_order_acquire);
       if (tail_ == head_cached_) return nullptr;
     }
+    // A head behind our tail or more than the ring ahead is no producer's (it would have
+    // us skip padding round the ring for ever).
+    if (head_cached_ - tail_ > cap_) {
+      *bad = true;
+      return nullptr;
+    }
     const size_t pos = static_cast<size_t>(tail_ & (cap_ - 1));
     const auto* h = reinterpret_cast<const RecHdr*>(data_ + pos);
     const size_t size = h->size;
@@ -55,7 +61,7 @@ const RecHdr* RingReader::peek(bool* bad) {
       return nullptr;
     }
     if (h->type == kRecPad) {
-      tail_ += size;
+      tail_ += record_span(size);  // as every record: the next header stays aligned
       ctl_->tail.store(tail_, std::memory_order_release);
       continue;
     }

@@ -155,8 +155,15 @@ void ShmLink::place_pending() {
     Status st;
     if (pl == transport::Placement::BOUND && !cfg_.cma) {  // the sender copies it through the ring
       sink_->release_placement(it->msg);
-      incoming_[it->seq] = Incoming{it->msg, it->len, 0};
-      CtsRec c{it->seq, it->len};
+      const uint64_t seq = it->seq;
+      // A number already arriving: the first message would never be finished.
+      if (!incoming_.try_emplace(seq, Incoming{it->msg, it->len, 0}).second) {
+        sink_->finish_placement(it->msg, Status(NEXAR_ERR_PROTOCOL, "a repeated large-message number"));
+        pending_.erase(it);
+        fail(protocol_error(strprintf("large message %llu twice", static_cast<unsigned long long>(seq)).c_str()));
+        return;
+      }
+      CtsRec c{seq, it->len};
       it = pending_.erase(it);
       push_control(kRecCts, &c, sizeof(c));
       continue;
