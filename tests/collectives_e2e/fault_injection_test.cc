@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // Injected faults (NEXAR_FAULT_* parameters, core/fault.h) under real collectives: QUIC
-// datagrams duplicated give exact results (loss and corruption: the hidden [.lossy] case,
-// docs/testing-faults.md); a rank that kills itself inside a collective or at the
-// rendezvous ends the job promptly with that rank named, never a hang; a failed
-// shared-memory map is a named error. Seeded.
+// datagrams duplicated, dropped or corrupted give exact results (a longer lossy run: the
+// hidden [.lossy] case, ctest fault_injection_lossy_long); a rank that kills itself inside
+// a collective or at the rendezvous ends the job promptly with that rank named, never a
+// hang; a failed shared-memory map is a named error. Seeded.
 #include <catch.hpp>
 
 #include <chrono>
@@ -35,23 +35,38 @@ void expect_killed(const launcher_test::RankRun& r, int rank, std::chrono::stead
 
 }  // namespace
 
-void expect_exact(const std::string& faults) {
-  const auto r = probe(3, "nonblocking,large", {"NEXAR_TRANSPORT=quic", "NEXAR_FAULT_DATAGRAMS=" + faults});
+// Every rank of the scenarios finished with exact results over QUIC with these faults; a
+// message lost for good ends the job by NEXAR_TIMEOUT (30 s), not by the test's bound.
+void expect_exact(const std::string& faults, const std::vector<std::string>& scenarios) {
+  std::string list;
+  for (const auto& s : scenarios) list += (list.empty() ? "" : ",") + s;
+  const auto r = probe(3, list, {"NEXAR_TRANSPORT=quic", "NEXAR_TIMEOUT=30", "NEXAR_FAULT_DATAGRAMS=" + faults});
   INFO(faults << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err);
   REQUIRE(r.end.finished);
   REQUIRE(r.end.exit_code == 0);
-  CHECK(count_of(r.out, ": nonblocking ok") == 3);
-  CHECK(count_of(r.out, ": large ok") == 3);
+  for (const auto& s : scenarios) CHECK(count_of(r.out, ": " + s + " ok") == 3);
 }
 
-TEST_CASE("QUIC datagrams duplicated: exact results", "[faults]") { expect_exact("dup=0.1,seed=11"); }
+TEST_CASE("QUIC datagrams duplicated: exact results", "[faults]") {
+  expect_exact("dup=0.1,seed=11", {"nonblocking", "large"});
+}
 
-// Hidden (docs/testing-faults.md): received datagrams lost (a corrupted one is lost too:
-// it fails QUIC's authentication) sometimes leave a message undelivered until NEXAR_TIMEOUT.
-TEST_CASE("QUIC datagrams dropped or corrupted: exact results", "[faults][.lossy]") {
+// Lost datagrams (a corrupted one is lost too: it fails QUIC's authentication) reorder
+// what arrives: a large message's payload stream may come whole before the control-stream
+// frame announcing it. `identical` (many 140-560 KB allreduces) at 6% loss lost a small
+// message for good in every run before that order was handled right (quic_link_rx).
+TEST_CASE("QUIC datagrams dropped or corrupted: exact results", "[faults]") {
+  expect_exact("drop=0.06,seed=3", {"identical"});
+  expect_exact("drop=0.06,seed=7", {"identical"});
+  expect_exact("corrupt=0.06,seed=5", {"identical"});
+}
+
+// The long variant (ctest fault_injection_lossy_long, label long): 8 MiB messages at 4%
+// loss or corruption, eight seeded jobs of about 10 s each.
+TEST_CASE("QUIC datagrams dropped or corrupted, large messages: exact results", "[faults][.lossy]") {
   for (int seed = 1; seed <= 4; ++seed) {
-    expect_exact("drop=0.04,seed=" + std::to_string(seed));
-    expect_exact("corrupt=0.04,seed=" + std::to_string(seed));
+    expect_exact("drop=0.04,seed=" + std::to_string(seed), {"nonblocking", "large"});
+    expect_exact("corrupt=0.04,seed=" + std::to_string(seed), {"nonblocking", "large"});
   }
 }
 

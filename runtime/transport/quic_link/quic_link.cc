@@ -138,8 +138,9 @@ Status QuicLink::handle_frame(const Frame& f) {
             return Status(NEXAR_ERR_PROTOCOL, "large message stream carries more than its length");
           if (!early.empty()) deliver_large(rx, sid, early.data(), early.size());
           if (rx.remaining == 0) {
-            large_rx_.erase(sid);
-            finish_stream(sid);
+            const int64_t done = sid;  // sid is the map entry's own key: gone with the erase
+            large_rx_.erase(done);
+            finish_stream(done);
           }
           return Status::Ok();
         }
