@@ -13,8 +13,13 @@ install(TARGETS nexar EXPORT nexarTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev)
 install(TARGETS nexrun RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 install(TARGETS ${nexar_tools} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
+install(PROGRAMS tools/nexar-trace-merge.py DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME nexar-trace-merge
+  COMPONENT tools)
 install(DIRECTORY include/nexar DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev)
 install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
+# The examples' sources, to build against the installed library (docs/getting-started.md).
+install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples COMPONENT dev
+  PATTERN CMakeLists.txt EXCLUDE)
 
 set(nexar_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/nexar)
 install(EXPORT nexarTargets NAMESPACE nexar:: DESTINATION ${nexar_cmake_dir} COMPONENT dev)
@@ -34,10 +39,12 @@ endif()
 configure_file(cmake/nexar.pc.in ${PROJECT_BINARY_DIR}/nexar.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/nexar.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
 
-# cpack -G DEB (configure with -DCMAKE_INSTALL_PREFIX=/usr): libnexar0 (the library and
-# nexrun), libnexar-dev (headers, CMake package, nexar.pc), nexar-tools, and libnexar0-cuda
-# (the CUDA plugin, when built; its CUDA and NCCL libraries come from outside Debian, so
-# dpkg-shlibdeps cannot name them as dependencies).
+# cpack -G DEB (configure with -DCMAKE_INSTALL_PREFIX=/usr: the library then goes to
+# /usr/lib/<multiarch>, the Python package to /usr/lib/python3/dist-packages): libnexar0
+# (the library and nexrun), libnexar-dev (headers, CMake package, nexar.pc, the examples'
+# sources), nexar-tools, python3-nexar-torch (the PyTorch backend, when built) and
+# libnexar0-cuda (the CUDA plugin, when built; its CUDA and NCCL libraries come from
+# outside Debian, so dpkg-shlibdeps cannot name them as dependencies).
 set(CPACK_PACKAGE_NAME nexar)
 set(CPACK_PACKAGE_VENDOR "The nexar authors")
 set(CPACK_PACKAGE_CONTACT "The nexar authors <nexar@localhost>")
@@ -46,6 +53,9 @@ set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_GENERATOR DEB)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL runtime dev tools)
+if(TARGET nexar_torch_ext)
+  list(APPEND CPACK_COMPONENTS_ALL python)
+endif()
 if(TARGET nexar_cuda_plugin)
   list(APPEND CPACK_COMPONENTS_ALL cuda)
 endif()
@@ -59,7 +69,18 @@ set(CPACK_DEBIAN_DEV_PACKAGE_NAME libnexar-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libnexar${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION})")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME nexar-tools)
-set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "libnexar${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION})")
+set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "libnexar${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION}), python3")
+set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-nexar-torch)
+set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
+set(CPACK_DEBIAN_PYTHON_PACKAGE_CONTROL_EXTRA ${PROJECT_SOURCE_DIR}/cmake/deb/postinst ${PROJECT_SOURCE_DIR}/cmake/deb/prerm)
+if(TARGET nexar_torch_ext)  # its extension loads into one Python X.Y only
+  string(REPLACE "." ";" py_version "${NEXAR_TORCH_PYTHON_VERSION}")
+  list(GET py_version 0 py_major)
+  list(GET py_version 1 py_minor)
+  math(EXPR py_next "${py_minor} + 1")
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS "libnexar${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION}), python3-torch, \
+python3 (>= ${NEXAR_TORCH_PYTHON_VERSION}), python3 (<< ${py_major}.${py_next})")
+endif()
 set(CPACK_DEBIAN_CUDA_PACKAGE_NAME libnexar${PROJECT_VERSION_MAJOR}-cuda)
 set(CPACK_DEBIAN_CUDA_PACKAGE_SHLIBDEPS OFF)
 set(CPACK_DEBIAN_CUDA_PACKAGE_DEPENDS "libnexar${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION})")
