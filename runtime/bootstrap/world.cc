@@ -32,6 +32,19 @@ World::World(const LaunchInfo& info) : info_(info) {
   incarnations_.assign(static_cast<size_t>(info.world_size), 0);
   incarnations_[static_cast<size_t>(info.rank)] = info.incarnation;
   host_ids_[static_cast<size_t>(info.rank)] = host_identity();
+  cpu_masks_.assign(static_cast<size_t>(info.world_size), "");
+  cpu_masks_[static_cast<size_t>(info.rank)] = affinity_hex();
+}
+
+std::vector<int> World::host_cores() const {
+  std::vector<int> out(host_ids_.size());
+  for (size_t p = 0; p < out.size(); ++p) {
+    std::vector<std::string> masks;
+    for (size_t q = 0; q < out.size(); ++q)
+      if (host_ids_[q] == host_ids_[p]) masks.push_back(cpu_masks_[q]);
+    out[p] = std::max(1, cpus_in_union(masks));
+  }
+  return out;
 }
 
 World::~World() {
@@ -168,15 +181,16 @@ Status World::start_tcp(const std::string& bind_ip) {
 
 Status World::exchange_addresses(std::vector<std::string>* addresses, std::chrono::milliseconds peer_timeout) {
   const auto timeout = connect_timeout();
-  // "<ip:port> <incarnation> <host identity> <shm token>" (shm/token.h: "pid:..." when
-  // QUIC is forced; a fresh inbox name in every generation).
+  // "<ip:port> <incarnation> <affinity mask> <host identity> <shm token>" (the mask in hex,
+  // core/cores.h; shm/token.h: "pid:..." when QUIC is forced; a fresh inbox name in every
+  // generation).
   shm_tokens_.assign(static_cast<size_t>(info_.world_size), shm::Token{});
   // auto: shared memory on one host; quic or tcp force that transport for every peer.
   shm_tokens_[static_cast<size_t>(info_.rank)] = param::NEXAR_TRANSPORT.get() == "auto"
                                                      ? shm::Token::make(info_.job_id, info_.rank)
                                                      : shm::Token::process_only();
   const std::string mine = (tcp_ ? tcp_->local_address() : endpoint_->local_address()) + " " + std::to_string(info_.incarnation) + " " +
-                           host_ids_[static_cast<size_t>(info_.rank)] + " " +
+                           cpu_masks_[static_cast<size_t>(info_.rank)] + " " + host_ids_[static_cast<size_t>(info_.rank)] + " " +
                            shm_tokens_[static_cast<size_t>(info_.rank)].to_string();
   NX_RETURN_IF_ERROR(rendezvous_->set(key("addr/" + std::to_string(info_.rank)), mine, timeout));
   addresses->assign(static_cast<size_t>(info_.world_size), "");
@@ -191,9 +205,13 @@ Status World::exchange_addresses(std::vector<std::string>* addresses, std::chron
     const long inc = sp2 == std::string::npos ? -1 : std::strtol(v.c_str() + sp + 1, &end, 10);
     if (inc < 0 || end != v.c_str() + sp2)
       return Status(NEXAR_ERR_PROTOCOL, strprintf("malformed address entry for rank %d: '%s'", p, v.c_str()));
+    const size_t sp3 = v.find(' ', sp2 + 1);
+    if (sp3 == std::string::npos)
+      return Status(NEXAR_ERR_PROTOCOL, strprintf("address entry for rank %d has no host identity: '%s'", p, v.c_str()));
     (*addresses)[static_cast<size_t>(p)] = v.substr(0, sp);
     incarnations_[static_cast<size_t>(p)] = static_cast<int>(inc);
-    std::string host = v.substr(sp2 + 1);
+    cpu_masks_[static_cast<size_t>(p)] = v.substr(sp2 + 1, sp3 - sp2 - 1);
+    std::string host = v.substr(sp3 + 1);
     const size_t last = host.rfind(' ');
     if (last != std::string::npos) {  // a shm token follows the host identity
       NX_RETURN_IF_ERROR(shm::Token::parse(host.substr(last + 1), &shm_tokens_[static_cast<size_t>(p)])
@@ -243,7 +261,7 @@ void World::configure_waiter() {
   }
   auto spin_us = [](params::Param<params::Type::DOUBLE> p) { return static_cast<int64_t>(std::max(0.0, p.get()) * 1000); };
   // With more ranks here than cores, the spin yields the CPU to the ranks it waits for.
-  const int ncpu = usable_cores();
+  const int ncpu = host_cores()[static_cast<size_t>(info_.rank)];
   const bool oversubscribed = here > ncpu;
   // NEXAR_QUIC_SPIN_US=0, or more ranks than cores: the socket is left to the progress
   // thread (8 ranks on 2 cores under other load: spinning made a 4 B allreduce up to 7x
@@ -343,6 +361,7 @@ std::shared_ptr<comm::Comm> make_world_comm(const std::shared_ptr<World>& world,
   auto info = std::make_shared<comm::WorldInfo>();
   info->engine = &world->engine();
   info->host_ids = world->host_ids();
+  info->host_cores = world->host_cores();
   info->owner = world;
   info->shm = world->shm_hub();
   info->ft = world->ft();

@@ -47,6 +47,9 @@ class World {
   const LaunchInfo& info() const { return info_; }
   p2p::Engine& engine() { return *engine_; }
   const std::vector<std::string>& host_ids() const { return host_ids_; }
+  // Per world rank: the CPUs the ranks on its host may use together (the union of their
+  // affinity masks, exchanged with the addresses): the same vector on every rank.
+  std::vector<int> host_cores() const;
   // Whether world rank r is reached over shared memory (else QUIC or TCP, or the self link).
   bool uses_shm(int r) const { return shm_ && shm_->link(r) != nullptr; }
   shm::ShmHub* shm_hub() const { return shm_.get(); }
@@ -101,6 +104,7 @@ class World {
   std::vector<int> incarnations_;          // per world rank
   std::vector<int> predecessors_;          // survivors of a rebuild: incarnations in the old world
   std::vector<std::string> host_ids_;
+  std::vector<std::string> cpu_masks_;     // per world rank: its affinity mask (core/cores.h)
   std::shared_ptr<tls::Context> tls_;
   std::unique_ptr<comm::ft::Service> ft_;  // goes after everything that delivers to it
   std::unique_ptr<p2p::Engine> engine_;

@@ -26,6 +26,7 @@ struct SlotCaps {
   bool has_slots = false;
   size_t inline_bytes = 0;
   bool can_read_all = false;
+  int cores = 0;  // CollContext::cores(): replaces CostModel::cores when > 0
 };
 
 struct AlgoDesc {

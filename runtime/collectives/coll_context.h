@@ -40,6 +40,9 @@ class CollContext {
   // The communicator's shared-memory slots (shm_coll/shm_slots.h), nullptr where it has none.
   // Must be non-null on every rank or on none.
   virtual ShmSlots* shm_slots() { return nullptr; }
+  // CPUs the ranks share, agreed by every member (0: unknown, each process counts its own).
+  // Feeds the algorithm choice (CostModel::cores).
+  virtual int cores() const { return 0; }
   // Told the algorithm chosen for the running collective (a static name), for its record.
   virtual void note_algorithm(const char* /*name*/) {}
 

@@ -70,6 +70,7 @@ Status run_collective(CollContext& ctx, const CollArgs& args) {
   const CollTransport t = ctx.transport();
   SlotCaps caps;
   if (const ShmSlots* s = ctx.shm_slots()) caps = SlotCaps{true, s->inline_bytes(), s->can_read_all()};
+  caps.cores = ctx.cores();
   Choice c;
   NX_RETURN_IF_ERROR(select_algorithm(args, p, t, &c, caps));
   log_choice(args, p, t, c);

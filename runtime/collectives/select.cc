@@ -138,7 +138,8 @@ struct RememberedChoice {
 
   bool matches(uint64_t gen, const CollArgs& a, int np, CollTransport t, const SlotCaps& c) const {
     return generation == gen && count == a.count && dtype == a.dtype && p == np && transport == t &&
-           caps.has_slots == c.has_slots && caps.inline_bytes == c.inline_bytes && caps.can_read_all == c.can_read_all;
+           caps.has_slots == c.has_slots && caps.inline_bytes == c.inline_bytes && caps.can_read_all == c.can_read_all &&
+           caps.cores == c.cores;
   }
 };
 thread_local RememberedChoice t_remembered[kCollKindCount];
@@ -165,6 +166,7 @@ Status choose(const CollArgs& a, int p, CollTransport transport, Choice* out, co
   std::string want;
   CostModel m;
   NX_RETURN_IF_ERROR(selection_inputs(a.kind, transport, &want, &m));
+  if (caps.cores > 0) m.cores = caps.cores;  // agreed by the communicator's ranks
   const double n = collective_bytes(a, p);
   if (!want.empty()) {
     const AlgoDesc* d = find_algo(a.kind, want);

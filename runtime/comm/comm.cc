@@ -2,6 +2,7 @@
 // Copyright 2026 The nexar authors
 #include "comm/comm.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "comm/ft_service.h"
@@ -35,7 +36,15 @@ Comm::Comm(std::shared_ptr<WorldInfo> world, uint32_t ctx_base, std::vector<int>
     ++local_size_;
   }
   single_host_ = local_size_ == size() && param::NEXAR_TRANSPORT.get() == "auto";
-  if (single_host_) slots_ = make_slot_area(world_->shm, ctx_base_, members_);
+  if (!world_->host_cores.empty()) {
+    cores_ = world_->host_cores[static_cast<size_t>(members_[0])];
+    for (int m : members_) cores_ = std::min(cores_, world_->host_cores[static_cast<size_t>(m)]);
+  }
+  // The world communicator's area is 0 on every rank; children agree on theirs (comm_split.cc).
+  if (single_host_ && ctx_base_ == 0 && slot_area_eligible(world_->shm, members_)) {
+    world_->slot_areas.take(0);
+    slots_ = make_slot_area(world_->shm, &world_->slot_areas, 0, members_, rank_, 0);
+  }
   world_->engine->register_context(p2p_context(), members_);
   world_->engine->register_context(coll_context(), members_);
   if (world_->ft) world_->ft->attach(ctx_base_, members_, rank_);

@@ -32,10 +32,14 @@ class Service;
 struct WorldInfo {
   p2p::Engine* engine = nullptr;
   std::vector<std::string> host_ids;  // per world rank
+  // Per world rank: CPUs the ranks of its host may use together (World::host_cores), the
+  // same on every rank; empty: unknown (then each process counts its own, usable_cores).
+  std::vector<int> host_cores;
   std::shared_ptr<void> owner;         // keeps the transports alive while a comm exists
   ContextRegistry contexts;            // context ids of this process's communicators
   shm::ShmHub* shm = nullptr;          // the ranks on this host, when shared memory is used
   ft::Service* ft = nullptr;           // fault-tolerant agreement (owned by the world)
+  SlotAreaPool slot_areas;             // this process's shared-memory collective slot areas
   // Runs when a communicator breaks from an error (not nexar_comm_abort), on the thread
   // that broke it, before the peers are told: asks nexrun for a hang report (bounded).
   std::function<void(const Status& why)> on_broken;
@@ -55,6 +59,10 @@ class Comm {
   // True when every member shares this rank's host (and QUIC is not forced): its traffic
   // then moves through shared memory. Every member computes the same answer.
   bool single_host() const { return single_host_; }
+  // CPUs the members' hosts offer their ranks: the fewest of any member's host (WorldInfo::
+  // host_cores), alike on every member; 0 when unknown. The cost model's oversubscription
+  // term uses it, so every member chooses the same algorithm.
+  int cores() const { return cores_; }
   int world_rank_of(int r) const { return members_[static_cast<size_t>(r)]; }
   uint32_t p2p_context() const { return ctx_base_; }
   uint32_t coll_context() const { return ctx_base_ + 1; }
@@ -89,7 +97,8 @@ class Comm {
 
   // The shared-memory collective slots (shm_coll/slot_area.h), nullptr where it has none.
   SlotArea* slot_area() const { return slots_.get(); }
-  // A shrunk communicator takes over its revoked parent's area (before its first use).
+  // A split or dup child (the areas its members agreed on) and a shrunk communicator (its
+  // revoked parent's area) get theirs before their first collective.
   void set_slot_area(std::unique_ptr<SlotArea> a) { slots_ = std::move(a); }
   CollQueue& collectives() { return colls_; }
   // The flight recorder of this communicator's calls (trace/comm_recorder.h).
@@ -118,6 +127,7 @@ class Comm {
   const int rank_;
   int local_rank_ = 0, local_size_ = 1;
   bool single_host_ = false;
+  int cores_ = 0;
   std::atomic<double> timeout_s_;
   mutable std::mutex mu_;
   Status broken_;

@@ -34,7 +34,7 @@ namespace {
 // slots, with sequences past every survivor's last (agreed by an allreduce over point to
 // point, before the area is attached). A failure here breaks the child like any
 // collective's would; the caller's next call sees it.
-void hand_over_slots(const SlotArea& parent, Comm& child) {
+void hand_over_slots(SlotArea& parent, Comm& child) {
   uint64_t last = parent.seq, max_last = 0;
   coll::CollArgs a;
   a.kind = coll::CollKind::ALLREDUCE;
@@ -44,7 +44,7 @@ void hand_over_slots(const SlotArea& parent, Comm& child) {
   a.dtype = NEXAR_UINT64;
   a.op = NEXAR_MAX;
   if (!run_collective(child, a).ok()) return;
-  child.set_slot_area(inherit_slot_area(parent, child.members(), max_last + 2));
+  child.set_slot_area(inherit_slot_area(parent, child.members(), child.rank(), max_last + 2));
 }
 
 }  // namespace

@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cstdint>
 
 namespace nexar {
 
@@ -14,6 +17,34 @@ int usable_cores() {
   int n = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
   if (n == 1) n = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
   return std::max(1, n);
+}
+
+std::string affinity_hex() {
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof(cpus), &cpus) != 0) return "";
+  static const char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (int base = CPU_SETSIZE - 4; base >= 0; base -= 4) {
+    int d = 0;
+    for (int b = 0; b < 4; ++b) d |= CPU_ISSET(base + b, &cpus) ? 1 << b : 0;
+    if (d || !out.empty()) out += kDigits[d];
+  }
+  return out.empty() ? "0" : out;
+}
+
+int cpus_in_union(const std::vector<std::string>& masks) {
+  std::vector<uint8_t> nibbles;  // least significant first
+  for (const std::string& m : masks) {
+    if (m.empty() || !std::all_of(m.begin(), m.end(), [](unsigned char c) { return std::isxdigit(c); })) continue;
+    if (nibbles.size() < m.size()) nibbles.resize(m.size(), 0);
+    for (size_t i = 0; i < m.size(); ++i) {
+      const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(m[m.size() - 1 - i])));
+      nibbles[i] |= static_cast<uint8_t>(c <= '9' ? c - '0' : c - 'a' + 10);
+    }
+  }
+  int n = 0;
+  for (uint8_t v : nibbles) n += std::popcount(static_cast<unsigned>(v));
+  return n;
 }
 
 }  // namespace nexar

@@ -22,9 +22,7 @@
 
 #include <algorithm>
 #include <cstring>
-#include <map>
 #include <memory>
-#include <mutex>
 
 #include "collectives/algorithms.h"
 #include "shm_coll/shm_slots.h"
@@ -61,18 +59,6 @@ SlotInfo* info(ShmSlots& s, int r, uint64_t seq) { return reinterpret_cast<SlotI
 struct Bounce {
   alignas(64) unsigned char b[kMaxChunk];
 };
-
-// The segment of one communicator's slot area (keyed by member 0's slot address), in this
-// process: owned on comm rank 0, mapped elsewhere. One slot collective runs at a time per
-// communicator, so only the lookup needs the lock.
-shm::StageSegment& segment_of(const void* area) {
-  static std::mutex mu;
-  static std::map<const void*, std::unique_ptr<shm::StageSegment>> segs;
-  std::lock_guard<std::mutex> lk(mu);
-  std::unique_ptr<shm::StageSegment>& s = segs[area];
-  if (!s) s = std::make_unique<shm::StageSegment>();
-  return *s;
-}
 
 // Capacity for n bytes: powers of two from 1 MiB, so a growing size remaps rarely.
 size_t capacity_for(size_t n) {
@@ -204,7 +190,7 @@ Status allreduce_shm_stage(CollContext& ctx, const CollArgs& a) {
   if (s->inline_bytes() < sizeof(SlotInfo)) return allreduce_shm_direct(ctx, a);
   const int p = ctx.size(), r = ctx.rank();
   const uint64_t seq = s->next_seq();
-  shm::StageSegment& seg = segment_of(s->buf(0, 0));
+  shm::StageSegment& seg = s->stage_segment();
   shm::CollSlotBuf* mine = s->buf(r, seq);
   mine->sendbuf = reinterpret_cast<uint64_t>(a.sendbuf);
   mine->recvbuf = reinterpret_cast<uint64_t>(a.recvbuf);

@@ -17,7 +17,7 @@
 
 #include "collectives/algorithms.h"
 #include "collectives/alltoallv_layout.h"
-#include "shm_coll/shm_slots.h"
+#include "shm_coll/direct_round.h"
 #include "collectives/vcount_check.h"
 
 namespace nexar::coll {
@@ -38,10 +38,8 @@ Status alltoallv_shm_direct(CollContext& ctx, const CollArgs& a) {
     row[0] = a.sendcounts[j], row[1] = a.sdispls[j], row[2] = a.recvcounts[j];
   }
   const uint64_t seq = s->next_seq();
-  shm::CollSlotBuf* mine = s->buf(r, seq);
-  mine->sendbuf = reinterpret_cast<uint64_t>(l.send_base());
-  mine->recvbuf = reinterpret_cast<uint64_t>(table.data());  // here: the table's address
-  NX_RETURN_IF_ERROR(s->arrive(seq, 0));
+  // recvbuf: here the table's address
+  NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, l.send_base(), table.data(), 0));
   std::vector<uint64_t> from(static_cast<size_t>(p));  // where j's block for r starts
   Status st;
   for (int k = 1; k < p && st.ok(); ++k) {
@@ -56,9 +54,7 @@ Status alltoallv_shm_direct(CollContext& ctx, const CollArgs& a) {
     const int j = (r + k) % p;
     if (a.recvcounts[j]) st = s->read(j, l.recv_block(a, j), from[static_cast<size_t>(j)], a.recvcounts[j] * es);
   }
-  s->publish(&shm::CollSlot::read_done, seq);
-  const Status done = s->wait(&shm::CollSlot::read_done, seq);
-  return st.ok() ? done : st;
+  return end_direct(*s, seq, st, kReadByAll);
 }
 
 // Two slot rounds, then p - 1 small reads (a/4 each) and n(p-1)/p bytes copied once.

@@ -4,7 +4,7 @@
 // (shm_coll/shm_slots.h, docs/shm.md "Collective slots"). It lives in its owner's inbox,
 // which every rank of the host maps; only the owner writes it, everyone reads it.
 //
-//   (unused) | block_done | read_done | buffer 0 | buffer 1      (64-byte aligned parts)
+//   (unused) | block_done | read_done | left | buffer 0 | buffer 1      (64-byte aligned parts)
 //   buffer = seq, descriptor, count, flags, cpu, sendbuf, recvbuf (48 B), inline data
 //
 // For collective sequence s the owner fills buffer[s & 1] (descriptor, count, addresses,
@@ -14,7 +14,10 @@
 // one line from each rank to each reader. The owner reaches s + 2 only after every
 // member published s + 1, i.e. finished reading s, so a buffer is never rewritten while
 // read. block_done and read_done are the two later phases of the direct-read allreduce.
-// Sequences start at 1 (a zeroed slot has seen none) and only grow.
+// Sequences start at 1 (a zeroed slot has seen none) and only grow, also across the
+// communicators that use one area in turn (slot_area.h): a later one starts past every
+// member's last. `left` is the owner's word that it destroyed the area's communicator
+// (its last sequence + 1): only then may another communicator take the area.
 #pragma once
 
 #include <atomic>
@@ -23,8 +26,9 @@
 
 namespace nexar::shm {
 
-// Slot areas per inbox: area 0 belongs to the world communicator.
-inline constexpr uint32_t kCollAreas = 1;
+// Slot areas per inbox: area 0 belongs to the world communicator, the others to split
+// and dup children (slot_area.h); a communicator finding none free does without slots.
+inline constexpr uint32_t kCollAreas = 8;
 // The largest inline payload a slot buffer may be configured with.
 inline constexpr size_t kCollInlineMax = 1u << 20;
 
@@ -49,6 +53,7 @@ struct CollSlot {
   alignas(64) std::atomic<uint64_t> arrived;
   alignas(64) std::atomic<uint64_t> block_done;
   alignas(64) std::atomic<uint64_t> read_done;
+  alignas(64) std::atomic<uint64_t> left;
   alignas(64) uint8_t buffers[1];  // two CollSlotBuf + inline payload each
 };
 static_assert(std::atomic<uint64_t>::is_always_lock_free, "slot sequences must be lock-free in shared memory");

@@ -36,6 +36,7 @@ class CommSlots final : public coll::ShmSlots {
   void publish(coll::SlotField field, uint64_t seq) override;
   Status wait(coll::SlotField field, uint64_t seq, int r) override;
   Status read(int r, void* to, uint64_t from, size_t n) override;
+  shm::StageSegment& stage_segment() override { return a_.stage; }
 
  private:
   // Why waiting must stop early (the communicator broke, or member r died), else ok().

@@ -16,6 +16,7 @@
 
 #include "core/status.h"
 #include "shm_coll/coll_slot.h"
+#include "shm_coll/stage_segment.h"
 
 namespace nexar::coll {
 
@@ -42,6 +43,8 @@ class ShmSlots {
   virtual Status wait(SlotField field, uint64_t seq, int r = -1) = 0;
   // Reads n bytes at address `from` of member r's memory into `to` (CMA).
   virtual Status read(int r, void* to, uint64_t from, size_t n) = 0;
+  // The communicator's staging segment (stage_segment.h), freed with the communicator.
+  virtual shm::StageSegment& stage_segment() = 0;
 };
 
 }  // namespace nexar::coll

@@ -2,18 +2,23 @@
 // Copyright 2026 The nexar authors
 // A communicator's shared-memory slot area: which area of every member's inbox it uses
 // (shm_coll/coll_slot.h), the members' slots, doorbells and pids in comm-rank order,
-// and the sequence of its slot collectives. Only communicators whose members are exactly
-// the ranks of one host using shared memory get one; today that is the world
-// communicator (area 0), see docs/shm.md.
+// and the sequence of its slot collectives, and the staging segment of allreduce shm_stage.
+// Communicators whose members all share one host over shared memory get one: the world
+// communicator area 0, split and dup children the lowest area free on every member
+// (SlotAreaPool, agreed when they are made), see docs/shm.md. Destroying the communicator
+// frees its staging segment and hands the area back.
 #pragma once
 
 #include <sys/types.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "shm_coll/coll_slot.h"
+#include "shm_coll/stage_segment.h"
 #include "transport/doorbell.h"
 
 namespace nexar::shm {
@@ -22,7 +27,44 @@ class ShmHub;
 
 namespace nexar::comm {
 
+// Which of the kCollAreas slot areas this process's communicators hold, and the last
+// sequence each area saw. An area comes back when its communicator is destroyed, but is
+// lent again only once every member of that communicator stored its `left` word (so none
+// still reads the slots). One per world, shared by its communicators.
+class SlotAreaPool {
+ public:
+  static constexpr uint64_t kTaken = ~uint64_t{0};
+  // Per area: the sequence a new communicator there must start after, or kTaken. Every
+  // area offered is held until settle(): a communicator made meanwhile on another thread
+  // finds it taken.
+  std::array<uint64_t, shm::kCollAreas> offer();
+  // Ends an offer: `chosen` (-1: none) stays taken, the other offered areas are free again.
+  void settle(const std::array<uint64_t, shm::kCollAreas>& offered, int chosen);
+  // Takes area a unconditionally (the world communicator's area 0).
+  void take(uint32_t a);
+  // Gives area a back after a communicator there ended at sequence last; members' slots
+  // must each show left >= leave_mark before the area is lent again.
+  void give_back(uint32_t a, uint64_t last, std::vector<shm::CollSlot*> members, uint64_t leave_mark);
+
+ private:
+  bool free_locked(uint32_t a) const;
+  struct Entry {
+    bool taken = false;
+    uint64_t last = 0;
+    std::vector<shm::CollSlot*> leavers;
+    uint64_t leave_mark = 0;
+  };
+  mutable std::mutex mu_;
+  std::array<Entry, shm::kCollAreas> e_;
+};
+
 struct SlotArea {
+  SlotArea() = default;
+  SlotArea(const SlotArea&) = delete;
+  SlotArea& operator=(const SlotArea&) = delete;
+  // Stores this rank's `left` word and gives the area back to the pool (when it holds it).
+  ~SlotArea();
+
   shm::ShmHub* hub = nullptr;
   uint32_t area = 0;
   size_t inline_bytes = 0;
@@ -45,19 +87,28 @@ struct SlotArea {
   std::vector<transport::Doorbell*> bells;
   std::vector<pid_t> pids;
   std::vector<int> world;  // world rank per comm rank
+  int me = 0;              // this rank's index in the vectors above (its comm rank)
+  uint64_t start = 0;      // the sequence this communicator started after
   uint64_t seq = 0;        // last slot collective's sequence (one collective at a time per comm)
+  SlotAreaPool* pool = nullptr;  // the area goes back there (null: it passed to a shrunk successor)
+  shm::StageSegment stage;       // allreduce shm_stage's segment: owned on comm rank 0, mapped elsewhere
 };
 
-// The slot area for a communicator with these members (world ranks) created at context
-// base ctx_base, or nullptr where it gets none (no shared memory, NEXAR_SHM_COLL=0, a
-// member off this host or not on shared memory, or not the world communicator).
-std::unique_ptr<SlotArea> make_slot_area(shm::ShmHub* hub, uint32_t ctx_base, const std::vector<int>& members);
+// Whether a communicator with these members (world ranks) may have a slot area: all on
+// this host over shared memory, at least 2, NEXAR_SHM_COLL=1. Alike on every member.
+bool slot_area_eligible(const shm::ShmHub* hub, const std::vector<int>& members);
+
+// Area `area` of the pool (already taken there) for an eligible communicator with these
+// members, this rank at index me, its sequences going on after start.
+std::unique_ptr<SlotArea> make_slot_area(shm::ShmHub* hub, SlotAreaPool* pool, uint32_t area,
+                                         const std::vector<int>& members, int me, uint64_t start);
 
 // The area of a revoked communicator handed to its shrunk successor (members: a subset of
 // the parent's, world ranks): same area, sequences going on after last_seq, which must
 // be at least every member's last sequence there (the survivors agree on it), so no word
 // left by an interrupted collective looks like a new arrival. nullptr for fewer than 2.
-std::unique_ptr<SlotArea> inherit_slot_area(const SlotArea& parent, const std::vector<int>& members,
+// The parent keeps no claim on the area (the child gives it back).
+std::unique_ptr<SlotArea> inherit_slot_area(SlotArea& parent, const std::vector<int>& members, int me,
                                             uint64_t last_seq);
 
 }  // namespace nexar::comm

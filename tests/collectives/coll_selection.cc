@@ -233,3 +233,33 @@ TEST_CASE("argument validation names the argument and its value", "[validate]") 
   bufs[1] = buf;
   check(b, 0, 2, "counts[1]");
 }
+
+TEST_CASE("the model counts the cores the communicator agreed on, not this process's", "[select][slots]") {
+  ScopedEnv env("NEXAR_ALGO", "allreduce:shm_flat");
+  CollArgs a{CollKind::ALLREDUCE};
+  a.dtype = NEXAR_FLOAT32;
+  a.count = 1;
+  Choice one_core, eight_cores;
+  REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &one_core, SlotCaps{true, 4096, true, 1}).ok());
+  REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &eight_cores, SlotCaps{true, 4096, true, 8}).ok());
+  // 8 ranks on 1 core: a slot round waits for each of them to be scheduled (8x the round).
+  CHECK(one_core.cost_us > 4 * eight_cores.cost_us);
+}
+
+TEST_CASE("every collective has a shared-memory algorithm the model picks where slots and CMA exist",
+          "[select][slots]") {
+  ScopedEnv env("NEXAR_ALGO", nullptr);
+  const SlotCaps slots{true, 4096, true, 8};
+  for (CollKind k : {CollKind::BROADCAST, CollKind::ALLGATHER, CollKind::REDUCE_SCATTER, CollKind::ALLTOALL,
+                     CollKind::REDUCE, CollKind::GATHER, CollKind::SCATTER}) {
+    CollArgs a{k};
+    a.dtype = NEXAR_FLOAT32;
+    a.count = 1 << 18;  // 1 MiB per block
+    Choice c;
+    INFO(coll_kind_name(k));
+    REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
+    CHECK(std::string(c.algo->name) == "shm_direct");
+    REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{}).ok());
+    CHECK(c.algo->slots == SlotUse::NONE);
+  }
+}

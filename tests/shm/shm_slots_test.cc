@@ -50,3 +50,8 @@ TEST_CASE("a rank killed during a slot collective is an error on the others with
       slot_test::check_killed(run(np, "kill", {algo, std::string(algo) == kDirect ? "BIG=1" : "NOBIG=1"}, 60s), np);
     }
 }
+
+TEST_CASE("shm_flat and shm_direct on split and dup children", "[shm][slots][split]") {
+  expect_ok(run(4, "split", {kDirect}), 4, "split ok");
+  expect_ok(run(4, "split", {kFlat, "SLOT_MAX_BYTES=4096"}), 4, "split ok");
+}

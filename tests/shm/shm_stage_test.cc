@@ -51,3 +51,8 @@ TEST_CASE("shm_stage: a rank killed during the allreduce is an error on the othe
           "[shm][slots][stage][fault]") {
   for (int np : {2, 4}) slot_test::check_killed(run(np, "kill", {"BIG=1"}, 60s), np);
 }
+
+TEST_CASE("shm_stage on split and dup children: exact, segments freed at destroy, areas lent again",
+          "[shm][slots][stage][split]") {
+  expect_ok(run(8, "split", {"STAGE_EXPECTED=1"}), 8, "split ok");
+}

@@ -10,6 +10,11 @@
 //   mismatch:count|dtype|op  rank 0 disagrees; every rank gets NEXAR_ERR_MISMATCH
 //   kill      the last rank dies while the others are in an allreduce: they get an
 //             error within seconds, never a hang
+//   split     two interleaved halves (split by rank parity) and a dup of each, alive
+//             together, allreduce exactly in each; every staging segment mapped for them
+//             is gone once they are destroyed (STAGE_EXPECTED: each child mapped
+//             one); then 12 split/destroy rounds (more than
+//             the slot areas: a destroyed communicator's area is lent again)
 #include <signal.h>
 #include <unistd.h>
 
@@ -147,11 +152,60 @@ void kill_one() {
   std::exit(0);
 }
 
+// Mappings of staging segments in this process (/proc/self/maps names the memfd).
+int stage_mappings() {
+  FILE* f = std::fopen("/proc/self/maps", "r");
+  PROBE_CHECK(f != nullptr);
+  char line[512];
+  int n = 0;
+  while (std::fgets(line, sizeof line, f))
+    if (std::strstr(line, "memfd:nexar-stage")) ++n;
+  std::fclose(f);
+  return n;
+}
+
+// An allreduce of count int64 on c checked exactly (SLOT_MAX_BYTES skips larger ones).
+void allreduce_exact(nexar_comm_t c, size_t count, int64_t salt) {
+  if (!fits(count * sizeof(int64_t))) return;
+  int r = 0, n = 0;
+  PROBE_OK(nexar_comm_rank(c, &r));
+  PROBE_OK(nexar_comm_size(c, &n));
+  std::vector<int64_t> x(count), y(count, -1);
+  for (size_t i = 0; i < count; ++i) x[i] = (r + 1) * int64_t(i + 1) + salt;
+  PROBE_OK(nexar_allreduce(x.data(), y.data(), count, NEXAR_INT64, NEXAR_SUM, c));
+  for (size_t i = 0; i < count; ++i) PROBE_CHECK(y[i] == int64_t(n) * (n + 1) / 2 * int64_t(i + 1) + n * salt);
+}
+
+void split_groups() {
+  allreduce_exact(g_world, (1u << 17) + 3, 1);  // the world's own segment, if it has one, first
+  const int before = stage_mappings();
+  nexar_comm_t half = nullptr, twin = nullptr;
+  PROBE_OK(nexar_comm_split(g_world, g_rank % 2, g_rank, &half));
+  PROBE_OK(nexar_comm_dup(half, &twin));
+  for (size_t count : {size_t{1}, size_t{1000}, size_t{(1u << 17) + 3}}) {
+    allreduce_exact(half, count, 5);
+    allreduce_exact(twin, count, -3);
+    allreduce_exact(g_world, count, 1);
+  }
+  const int with = stage_mappings();
+  std::printf("rank %d: staging segments mapped %d before, %d with the children\n", g_rank, before, with);
+  if (std::getenv("STAGE_EXPECTED")) PROBE_CHECK(with == before + 2);  // the half's and the twin's
+  PROBE_OK(nexar_comm_destroy(twin));
+  PROBE_OK(nexar_comm_destroy(half));
+  PROBE_CHECK(stage_mappings() == before);
+  for (int round = 0; round < 12; ++round) {
+    PROBE_OK(nexar_comm_split(g_world, (g_rank + round) % 2, g_rank, &half));
+    allreduce_exact(half, 1000, round);
+    PROBE_OK(nexar_comm_destroy(half));
+  }
+  PROBE_CHECK(stage_mappings() == before);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: slot_probe counts|storm|mismatch:WHAT|kill\n");
+    std::fprintf(stderr, "usage: slot_probe counts|storm|mismatch:WHAT|kill|split\n");
     return 2;
   }
   PROBE_OK(nexar_init(&g_world));
@@ -162,6 +216,7 @@ int main(int argc, char** argv) {
   else if (s == "storm") storm();
   else if (s.rfind("mismatch:", 0) == 0) mismatch(s.substr(9));
   else if (s == "kill") kill_one();
+  else if (s == "split") split_groups();
   else {
     std::fprintf(stderr, "unknown scenario %s\n", s.c_str());
     return 2;

@@ -22,7 +22,7 @@
 namespace nexar::shm {
 
 inline constexpr uint64_t kInboxMagic = 0x3158424e49584e4eULL;  // "NNXINBX1"
-inline constexpr uint32_t kInboxVersion = 3;
+inline constexpr uint32_t kInboxVersion = 4;
 
 struct InboxHeader {
   std::atomic<uint64_t> magic;  // stored last (release) by the owner: the rest is valid

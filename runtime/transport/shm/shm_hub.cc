@@ -74,6 +74,7 @@ Status ShmHub::create(const HubConfig& in, transport::PlacementSink* sink, std::
     new (&cs->arrived) std::atomic<uint64_t>(0);
     new (&cs->block_done) std::atomic<uint64_t>(0);
     new (&cs->read_done) std::atomic<uint64_t>(0);
+    new (&cs->left) std::atomic<uint64_t>(0);
   }
   h->magic.store(kInboxMagic, std::memory_order_release);
   hub->by_rank_.assign(cfg.tokens.size(), nullptr);

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
+#include "shm_coll/direct_round.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "core/dtype.h"
+#include "core/reduce.h"
+
+namespace nexar::coll {
+namespace {
+// A piece of a peer's block read per process_vm_readv: the call's fixed cost (pinning the
+// pages, ~1-2 us) over 256 KiB is small, and out, own and bounce pieces (768 KiB) stay in
+// a core's L2 while they are combined.
+constexpr size_t kPiece = 256u << 10;
+
+struct Bounce {
+  alignas(64) unsigned char b[kPiece];
+};
+}  // namespace
+
+Status arrive_direct(ShmSlots& s, int rank, uint64_t seq, const void* send, const void* recv, uint64_t count) {
+  shm::CollSlotBuf* mine = s.buf(rank, seq);
+  mine->sendbuf = reinterpret_cast<uint64_t>(send);
+  mine->recvbuf = reinterpret_cast<uint64_t>(recv);
+  return s.arrive(seq, count);
+}
+
+Status end_direct(ShmSlots& s, uint64_t seq, const Status& reads, int readers) {
+  s.publish(&shm::CollSlot::read_done, seq);
+  Status done;
+  if (readers != kReadByNobody) done = s.wait(&shm::CollSlot::read_done, seq, readers);
+  return reads.ok() ? done : reads;
+}
+
+Status reduce_block_direct(ShmSlots& s, int p, int rank, uint64_t seq, nexar_dtype_t dtype, nexar_op_t op,
+                           const void* own, size_t at_b, void* out, size_t len) {
+  static thread_local std::unique_ptr<Bounce> bounce;
+  if (!bounce) bounce = std::make_unique<Bounce>();
+  const size_t es = dtype_size(dtype);
+  const size_t piece = kPiece / es;
+  for (size_t done = 0; done < len; done += piece) {
+    const size_t n = std::min(piece, len - done), bytes = n * es, d_b = done * es;
+    unsigned char* o = static_cast<unsigned char*>(out) + d_b;
+    const unsigned char* mine = static_cast<const unsigned char*>(own) + d_b;
+    for (int i = 1; i < p; ++i) {
+      const int j = (rank + i) % p;
+      NX_RETURN_IF_ERROR(s.read(j, bounce->b, s.buf(j, seq)->sendbuf + at_b + d_b, bytes));
+      reduce(o, i == 1 ? mine : o, bounce->b, n, dtype, op);
+    }
+    reduce_finalize(o, n, dtype, op, static_cast<size_t>(p));
+  }
+  return Status::Ok();
+}
+
+}  // namespace nexar::coll

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
+// The data-movement collectives by direct reads (CMA), for ranks of one host with shared
+// slots (broadcast, allgather, alltoall, gather, scatter shm_direct): every rank publishes
+// its buffer addresses and arrives (direct_round.h); then each rank reads what it needs
+// straight from its owners' buffers into its own (one copy per byte, no messages, no
+// staging); then read_done, and a rank waits only for the ranks that read its memory.
+// Readers start at rank + 1, so the readers of one rank spread out.
+#include "collectives/algorithms.h"
+#include "core/dtype.h"
+#include "shm_coll/direct_round.h"
+
+namespace nexar::coll {
+namespace {
+
+// Where member j's data for this collective begins (the address it published as sendbuf).
+uint64_t src_of(ShmSlots& s, int j, uint64_t seq) { return s.buf(j, seq)->sendbuf; }
+
+}  // namespace
+
+// The root's buffer is read by every other rank.
+Status broadcast_shm_direct(CollContext& ctx, const CollArgs& a) {
+  ShmSlots* s = ctx.shm_slots();
+  if (!s) return Status::Ok();
+  const int r = ctx.rank();
+  const size_t bytes = a.count * dtype_size(a.dtype);
+  const uint64_t seq = s->next_seq();
+  NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, a.recvbuf, a.recvbuf, a.count));
+  if (r != a.root) {
+    const Status st = bytes ? s->read(a.root, a.recvbuf, src_of(*s, a.root, seq), bytes) : Status::Ok();
+    return end_direct(*s, seq, st, kReadByNobody);
+  }
+  return end_direct(*s, seq, Status::Ok(), kReadByAll);
+}
+
+// Every rank reads every other's contribution into its block of recvbuf. In place the
+// contribution already sits at recvbuf + rank * count, where nobody else writes.
+Status allgather_shm_direct(CollContext& ctx, const CollArgs& a) {
+  const int p = ctx.size(), r = ctx.rank();
+  const size_t es = dtype_size(a.dtype), bb = a.count * es;
+  const void* mine = a.sendbuf == a.recvbuf ? at(a.recvbuf, static_cast<size_t>(r) * a.count, es) : a.sendbuf;
+  copy_elems(at(a.recvbuf, static_cast<size_t>(r) * a.count, es), mine, a.count, es);
+  ShmSlots* s = ctx.shm_slots();
+  if (!s) return Status::Ok();
+  const uint64_t seq = s->next_seq();
+  NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, mine, a.recvbuf, a.count));
+  Status st;
+  for (int i = 1; i < p && st.ok() && bb; ++i) {
+    const int j = (r + i) % p;
+    st = s->read(j, at(a.recvbuf, static_cast<size_t>(j) * a.count, es), src_of(*s, j, seq), bb);
+  }
+  return end_direct(*s, seq, st, kReadByAll);
+}
+
+// Every rank reads block r of every other's sendbuf. In place the outgoing blocks are
+// copied aside first: the readers of this rank would otherwise see blocks it already
+// overwrote.
+Status alltoall_shm_direct(CollContext& ctx, const CollArgs& a) {
+  const int p = ctx.size(), r = ctx.rank();
+  const size_t es = dtype_size(a.dtype), bb = a.count * es;
+  const bool in_place = a.sendbuf == a.recvbuf;
+  const size_t own = static_cast<size_t>(r) * a.count;
+  ShmSlots* s = ctx.shm_slots();
+  if (!s) {
+    copy_elems(at(a.recvbuf, own, es), at(a.sendbuf, own, es), a.count, es);
+    return Status::Ok();
+  }
+  TempBuf aside;
+  const void* send = a.sendbuf;
+  if (in_place && bb) {
+    NX_RETURN_IF_ERROR(aside.alloc(bb * static_cast<size_t>(p), "in-place alltoall"));
+    copy_elems(aside.data(), a.sendbuf, a.count * static_cast<size_t>(p), es);
+    send = aside.data();
+  }
+  const uint64_t seq = s->next_seq();
+  NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, send, a.recvbuf, a.count));
+  copy_elems(at(a.recvbuf, own, es), at(send, own, es), a.count, es);
+  Status st;
+  for (int i = 1; i < p && st.ok() && bb; ++i) {
+    const int j = (r + i) % p;
+    st = s->read(j, at(a.recvbuf, static_cast<size_t>(j) * a.count, es), src_of(*s, j, seq) + own * es, bb);
+  }
+  return end_direct(*s, seq, st, kReadByAll);
+}
+
+// The root reads every other rank's contribution; the others wait until it has.
+Status gather_shm_direct(CollContext& ctx, const CollArgs& a) {
+  const int p = ctx.size(), r = ctx.rank();
+  const size_t es = dtype_size(a.dtype), bb = a.count * es;
+  if (r == a.root && a.sendbuf != a.recvbuf)
+    copy_elems(at(a.recvbuf, static_cast<size_t>(r) * a.count, es), a.sendbuf, a.count, es);
+  ShmSlots* s = ctx.shm_slots();
+  if (!s) return Status::Ok();
+  const uint64_t seq = s->next_seq();
+  NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, a.sendbuf, a.recvbuf, a.count));
+  if (r != a.root) return end_direct(*s, seq, Status::Ok(), a.root);
+  Status st;
+  for (int i = 1; i < p && st.ok() && bb; ++i) {
+    const int j = (r + i) % p;
+    st = s->read(j, at(a.recvbuf, static_cast<size_t>(j) * a.count, es), src_of(*s, j, seq), bb);
+  }
+  return end_direct(*s, seq, st, kReadByNobody);
+}
+
+// Every other rank reads its block of the root's sendbuf; the root waits until all have.
+Status scatter_shm_direct(CollContext& ctx, const CollArgs& a) {
+  const int r = ctx.rank();
+  const size_t es = dtype_size(a.dtype), bb = a.count * es;
+  if (r == a.root && a.recvbuf != a.sendbuf)
+    copy_elems(a.recvbuf, at(a.sendbuf, static_cast<size_t>(r) * a.count, es), a.count, es);
+  ShmSlots* s = ctx.shm_slots();
+  if (!s) return Status::Ok();
+  const uint64_t seq = s->next_seq();
+  NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, a.sendbuf, a.recvbuf, a.count));
+  if (r == a.root) return end_direct(*s, seq, Status::Ok(), kReadByAll);
+  const Status st = bb ? s->read(a.root, a.recvbuf, src_of(*s, a.root, seq) + static_cast<uint64_t>(r) * bb, bb)
+                       : Status::Ok();
+  return end_direct(*s, seq, st, kReadByNobody);
+}
+
+// Two slot rounds; the readers copy in parallel, so a broadcast costs one copy of n.
+double broadcast_shm_direct_cost(const CostModel& m, int p, double n) {
+  return m.slot_rounds(2, p) + m.alpha_us / 4 + n * m.beta_us_per_byte;
+}
+// Two slot rounds, p - 1 reads (a/4 each: a system call, no matching) of n(p-1)/p bytes
+// (n = p * count bytes) per rank; the same for alltoall, and for the root of a gather or
+// scatter, which moves all of them itself.
+double allgather_shm_direct_cost(const CostModel& m, int p, double n) {
+  return m.slot_rounds(2, p) + (p - 1) * m.alpha_us / 4 + n * (p - 1) / p * m.beta_us_per_byte;
+}
+double alltoall_shm_direct_cost(const CostModel& m, int p, double n) { return allgather_shm_direct_cost(m, p, n); }
+double gather_shm_direct_cost(const CostModel& m, int p, double n) { return allgather_shm_direct_cost(m, p, n); }
+double scatter_shm_direct_cost(const CostModel& m, int p, double n) { return allgather_shm_direct_cost(m, p, n); }
+
+}  // namespace nexar::coll
