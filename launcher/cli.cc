@@ -162,6 +162,11 @@ CliResult parse_command_line(int argc, const char* const* argv) {
                  "Between ranks: auto (shared memory on a host, QUIC between hosts), quic, or tcp (unencrypted TCP "
                  "for every peer; the rendezvous stays on QUIC) (NEXAR_TRANSPORT)")
       ->check(CLI::IsMember({"auto", "quic", "tcp"}));
+  app.add_option("--bind-to", p.bind_to,
+                 "Bind each rank to a core, a socket or none before it starts (default as Open MPI's: core for "
+                 "2 ranks or fewer per host, socket for more, none when the ranks outnumber the cores)")
+      ->check(CLI::IsMember({"none", "core", "socket"}));
+  app.add_flag("--report-bindings", p.report_bindings, "Print each rank's binding on stderr before it starts");
   app.add_option("--port-range", p.port_range, "UDP ports LO-HI to bind, for firewalls (NEXAR_PORT_RANGE)");
   app.add_option("--agent", p.agent, "internal: run as the launch agent of host index N, or 'slurm'")
       ->group("");

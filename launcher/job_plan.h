@@ -45,6 +45,8 @@ struct JobPlan {
   std::string iface;         // --iface: NEXAR_IFACE for the ranks and the rendezvous
   std::string addr_cidr;     // --addr: NEXAR_ADDR_CIDR
   std::string port_range;    // --port-range LO-HI: NEXAR_PORT_RANGE
+  std::string bind_to;       // --bind-to none|core|socket; empty: Open MPI's default (binding.h)
+  bool report_bindings = false;  // --report-bindings: one line per rank on stderr before it starts
 
   // Hidden: this process is a launch agent (`nexrun --agent HOST|slurm`).
   std::string agent;

@@ -17,6 +17,7 @@
 #include "core/log.h"
 #include "core/params.h"
 #include "launcher/agent_main.h"
+#include "launcher/binding.h"
 #include "launcher/cli.h"
 #include "launcher/free_port.h"
 #include "launcher/gang_restart.h"
@@ -183,6 +184,15 @@ int run_local(const JobPlan& plan, const std::vector<std::string>& base_env, Sig
   }
   base.insert(base.end(), exported.begin(), exported.end());
   const auto argv = rank_argv(plan, plan.np);
+  // Every rank here is on this host: its rank is its local rank.
+  const Topology topology = this_host();
+  BindTo policy = BindTo::DEFAULT;
+  std::vector<RankBinding> bindings;
+  if (Status s = parse_bind_to(plan.bind_to, &policy); !s.ok()) return usage_failure(s.message());
+  if (Status s = plan_bindings(policy, plan.np, topology, &bindings); !s.ok()) return usage_failure(s.message());
+  if (plan.report_bindings)
+    for (int r = 0; r < plan.np; ++r)
+      std::fprintf(stderr, "nexrun: %s\n", describe_binding(r, bindings[static_cast<size_t>(r)], topology).c_str());
 
   return run_with_restarts(plan, &status, [&](const JobPlan& attempt_plan, int attempt) -> AttemptEnd {
     // Every attempt has a fresh rendezvous: nothing an earlier attempt stored is seen.
@@ -197,7 +207,8 @@ int run_local(const JobPlan& plan, const std::vector<std::string>& base_env, Sig
     for (int r = 0, in_app = 0; r < plan.np; ++r, ++in_app) {
       if (in_app == plan.apps[app].np && app + 1 < plan.apps.size()) ++app, in_app = 0;
       // Later duplicates of a name must lose to the job's own: rank_environment drops them.
-      specs.push_back({paths[app], argv[static_cast<size_t>(r)], rank_environment(base, job, r)});
+      specs.push_back({paths[app], argv[static_cast<size_t>(r)], rank_environment(base, job, r), false,
+                       bindings[static_cast<size_t>(r)].cpus});
     }
     NX_INFO(LAUNCH, "job %s: %d rank(s) of %s, rendezvous %s, attempt %d", job.job_id.c_str(), plan.np,
             paths[0].c_str(), job.rendezvous.c_str(), attempt);
@@ -218,6 +229,9 @@ int run_local(const JobPlan& plan, const std::vector<std::string>& base_env, Sig
 }
 
 int run_remote(const JobPlan& plan, const Placement& where, const RankMap& map, SignalEvents& signals) {
+  if (!plan.bind_to.empty() || plan.report_bindings)
+    std::fprintf(stderr, "nexrun: --bind-to and --report-bindings apply to ranks of one host; the launch agents "
+                         "of several hosts start their ranks unbound\n");
   RemoteLaunch how;
   how.nexrun_path = running_executable();
   how.use_srun = where.from_slurm && plan.launch_agent.empty();

@@ -3,6 +3,7 @@
 #include "launcher/spawn.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -30,9 +31,15 @@ void close_fd(int& fd) {
 }
 
 // After fork, before exec: async-signal-safe calls only (nexrun has other threads).
+// A failed binding reports its errno negated (exec's is positive).
 [[noreturn]] void exec_child(pid_t launcher, int null_fd, int out_w, int err_w, int report_w, const char* path,
-                             char* const* argv, char* const* envp) {
+                             char* const* argv, char* const* envp, const cpu_set_t* cpus) {
   setpgid(0, 0);
+  if (cpus && sched_setaffinity(0, sizeof(cpu_set_t), cpus) != 0) {
+    int e = -errno;
+    (void)!write(report_w, &e, sizeof(e));
+    _exit(127);
+  }
   // The death signal is armed now; if nexrun died before this point it will never fire.
   if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != launcher) _exit(127);
   if (dup2(null_fd, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0) {
@@ -68,11 +75,15 @@ Status spawn_rank(const SpawnSpec& spec, SpawnedRank* out, int* exec_errno) {
   }
   std::vector<char*> argv = c_strings(spec.argv);
   std::vector<char*> envp = c_strings(spec.env);
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  for (int c : spec.cpus)
+    if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &cpus);
   const pid_t launcher = getpid();
   pid_t pid = fork();
   if (pid == 0)
     exec_child(launcher, null_fd, out_pipe[1], err_pipe[1], report[1], spec.path.c_str(), argv.data(),
-               envp.data());
+               envp.data(), spec.cpus.empty() ? nullptr : &cpus);
   const int fork_errno = errno;
   for (int* fd : {&null_fd, &out_pipe[1], &err_pipe[1], &report[1]}) close_fd(*fd);
   if (pid < 0) {
@@ -93,6 +104,12 @@ Status spawn_rank(const SpawnSpec& spec, SpawnedRank* out, int* exec_errno) {
     close_fd(out_pipe[0]);
     close_fd(err_pipe[0]);
     close_fd(in_pipe[1]);
+    if (child_errno < 0) {
+      std::string list;
+      for (int c : spec.cpus) list += (list.empty() ? "" : ",") + std::to_string(c);
+      return Status(NEXAR_ERR_SYSTEM, strprintf("binding '%s' to CPUs %s: %s", spec.path.c_str(), list.c_str(),
+                                                std::strerror(-child_errno)));
+    }
     *exec_errno = child_errno;
     return Status(NEXAR_ERR_SYSTEM, strprintf("cannot run '%s': %s", spec.path.c_str(), std::strerror(child_errno)));
   }

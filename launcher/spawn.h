@@ -20,6 +20,7 @@ struct SpawnSpec {
   std::vector<std::string> argv;  // argv[0] included
   std::vector<std::string> env;   // "NAME=value"
   bool stdin_pipe = false;        // stdin from a pipe nexrun writes (launch agents), not /dev/null
+  std::vector<int> cpus;          // bound to these CPUs before exec (binding.h); empty: not bound
 };
 
 struct SpawnedRank {
@@ -30,7 +31,8 @@ struct SpawnedRank {
 };
 
 // Returns once the program was exec'd (or failed to be: the child is reaped and the
-// error names errno). *exec_errno is set when exec itself failed.
+// error names errno). *exec_errno is set when exec itself failed. A binding the kernel
+// refuses is an error naming the CPUs.
 Status spawn_rank(const SpawnSpec& spec, SpawnedRank* out, int* exec_errno);
 
 }  // namespace nexar::launcher
