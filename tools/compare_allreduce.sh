@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The nexar authors
-# A collective (allreduce by default, float32, sum), nexar against Open MPI, measured back to back in one go with the
-# same method (tools/bench_method.h, ../shared/design/BENCHMARKS.md), interleaving the
-# systems and repeating, then a table of the medians of the rounds and their ratios, and a
-# plot of busbw against message size (tools/plot_busbw.sh, needs gnuplot).
+# Collectives (allreduce by default, float32, sum), nexar against Open MPI, measured back to back in one go with
+# the same method (tools/bench_method.h, ../shared/design/BENCHMARKS.md), interleaving the
+# systems and repeating, then per collective a table of the medians of the rounds and their
+# ratios, and a plot of busbw against message size (tools/plot_busbw.sh, needs gnuplot).
 #
 #   tools/compare_allreduce.sh [BUILD_DIR] [ROUNDS]      (defaults: build, 3)
-#   environment: COLL (default allreduce; any collective both mpi-bench and nexar-bench know:
-#                broadcast, allgather, reduce_scatter, alltoall, alltoallv, alltoallv_skew),
+#   environment: COLL (default allreduce; a comma-separated list of collectives both mpi-bench
+#                and nexar-bench know: allreduce, broadcast, allgather, reduce_scatter,
+#                alltoall, alltoallv, alltoallv_skew, barrier; NAME:gG runs it inside G
+#                groups split from the world, e.g. allreduce:g2 for 8 ranks as 2 groups of 4;
+#                COLL=all: every one of broadcast, allgather, reduce_scatter, alltoall,
+#                barrier, allreduce, allreduce:g2),
+#                BIND (--bind-to of both launchers, default none),
 #                TARGET (seconds per size, default 0.2), NPS (default "2 4 8"),
 #                SIZES (default 4,1K,64K,1M,16M,64M),
 #                SYSTEMS (default "nexar-shm ompi-shm nexar-quic ompi-tcp"; nexar-tcp too;
 #                nexar-quic-ns, nexar-quic-lossy: see below),
-#                PLOT (the PNG to write, default BUILD_DIR/compare_allreduce.png; empty: none)
+#                PLOT (the PNG to write, default BUILD_DIR/compare_allreduce.png; with several
+#                collectives one PNG each, named with the collective before .png; empty: none)
 #
 # Systems: nexar as it chooses its transport (shared memory between ranks of one host),
 # nexar forced onto QUIC (NEXAR_TRANSPORT=quic), nexar forced onto its unencrypted TCP data
@@ -30,7 +36,10 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 rounds=${2:-3}
 target=${TARGET:-0.2}
-coll=${COLL:-allreduce}
+colls=${COLL:-allreduce}
+[ "$colls" != all ] || colls=broadcast,allgather,reduce_scatter,alltoall,barrier,allreduce,allreduce:g2
+IFS=, read -r -a coll_list <<< "$colls"
+bind=${BIND:-none}
 nps=${NPS:-"2 4 8"}
 sizes=${SIZES:-4,1K,64K,1M,16M,64M}
 read -r -a systems <<< "${SYSTEMS:-nexar-shm ompi-shm nexar-quic ompi-tcp}"
@@ -54,20 +63,23 @@ if [ -n "${netns:-}" ]; then
 fi
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpi_common=(--oversubscribe --bind-to none --mca pml ob1 --mca oob_tcp_if_include lo)
-bench_args=(-c "$coll" -t "$target" -l "$sizes")
+mpi_common=(--oversubscribe --bind-to "$bind" --mca pml ob1 --mca oob_tcp_if_include lo)
 results=$(mktemp)
 medians=$(mktemp)
 trap 'rm -f "$results" "$medians"; [ -z "${netns:-}" ] || tools/netns_pair.sh down' EXIT
 
-# run SYSTEM NP: one process measures every size; appends "system np bytes microseconds".
+# run SYSTEM NP COLL[:gG]: one process measures every size; appends "coll system np bytes microseconds".
 run() {
-  local system=$1 np=$2 out
+  local system=$1 np=$2 item=$3 out
+  local coll=${item%%:*} groups=1
+  [ "$item" = "$coll" ] || groups=${item#*:g}
+  local bench_args=(-c "$coll" -t "$target" -l "$sizes" -g "$groups")
+  local nexrun=("$nexrun" --bind-to "$bind")
   local across=(--launch-agent 'nsenter --net=/var/run/netns/{host}' -H "nxbA:$(((np + 1) / 2)),nxbB:$((np / 2))")
   case $system in
-    nexar-shm) out=$(timeout 600 "$nexrun" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
-    nexar-quic) out=$(NEXAR_TRANSPORT=quic timeout 600 "$nexrun" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
-    nexar-tcp) out=$(timeout 600 "$nexrun" -np "$np" --transport tcp "$nexar_bench" "${bench_args[@]}") ;;
+    nexar-shm) out=$(timeout 600 "${nexrun[@]}" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
+    nexar-quic) out=$(NEXAR_TRANSPORT=quic timeout 600 "${nexrun[@]}" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
+    nexar-tcp) out=$(timeout 600 "${nexrun[@]}" -np "$np" --transport tcp "$nexar_bench" "${bench_args[@]}") ;;
     nexar-quic-ns | nexar-quic-lossy)
       if [ "$system" = nexar-quic-lossy ]; then tools/netns_pair.sh lossy "${LOSS:-2}" "${DUP:-2}"; fi
       out=$(NEXAR_TRANSPORT=quic timeout 600 "$nexrun" "${across[@]}" -np "$np" "$nexar_bench" "${bench_args[@]}")
@@ -76,8 +88,9 @@ run() {
     ompi-tcp) out=$(timeout 600 mpirun -np "$np" "${mpi_common[@]}" --mca btl tcp,self --mca btl_tcp_if_include lo \
                       "$mpi_bench" "${bench_args[@]}") ;;
   esac
-  echo "$out" | awk -v s="$system" -v np="$np" -v c="$coll" '$1 == c { print s, np, $2, $8; if ($11 != "ok") bad = 1 }
-    END { exit bad }' >> "$results" || { echo "$system np $np: a correctness check failed" >&2; exit 1; }
+  echo "$out" | awk -v s="$system" -v np="$np" -v c="$coll" -v item="$item" \
+    '$1 == c { print item, s, np, $2, $8; if ($11 != "ok") bad = 1 } END { exit bad }' >> "$results" ||
+    { echo "$system np $np $item: a correctness check failed" >&2; exit 1; }
 }
 
 start=$(date +%s)
@@ -85,23 +98,27 @@ for ((r = 0; r < rounds; r++)); do
   for np in $nps; do
     echo "round $((r + 1))/$rounds np $np ($(($(date +%s) - start)) s)" >&2
     # Interleave, and rotate the order each round so no system always runs first.
-    for ((k = 0; k < ${#systems[@]}; k++)); do
-      run "${systems[$(((k + r) % ${#systems[@]}))]}" "$np"
+    for item in "${coll_list[@]}"; do
+      for ((k = 0; k < ${#systems[@]}; k++)); do
+        run "${systems[$(((k + r) % ${#systems[@]}))]}" "$np" "$item"
+      done
     done
   done
 done
 
-# Median per (system, np, bytes) over the rounds (POSIX awk and sort only).
-sort -k1,1 -k2,2n -k3,3n -k4,4g "$results" | awk '
-  { key = $1 " " $2 " " $3; v[key, ++n[key]] = $4 }
+# Median per (coll, system, np, bytes) over the rounds (POSIX awk and sort only).
+sort -k1,1 -k2,2 -k3,3n -k4,4n -k5,5g "$results" | awk '
+  { key = $1 " " $2 " " $3 " " $4; v[key, ++n[key]] = $5 }
   END { for (key in n) { c = n[key]; m = c % 2 ? v[key, (c + 1) / 2] : (v[key, c / 2] + v[key, c / 2 + 1]) / 2; print key, m } }' |
-  sort -k2,2n -k3,3n -k1,1 > "$medians"
+  sort -k1,1 -k3,3n -k4,4n -k2,2 > "$medians"
 
-# table COLUMN...: per np and size, one column per argument: SYSTEM (its median) or
-# SYSTEM/OTHER (the ratio of their medians).
+# table COLL COLUMN...: per np and size, one column per argument: SYSTEM (its median) or
+# SYSTEM/OTHER (the ratio of their medians; OTHER's time over SYSTEM's is SYSTEM's busbw over OTHER's).
 table() {
+  local item=$1
+  shift
   local spec="$*"
-  awk -v spec="$spec" 'BEGIN { n = split(spec, col, " ") }
+  awk -v item="$item" '$1 == item { $1 = ""; print }' "$medians" | awk -v spec="$spec" 'BEGIN { n = split(spec, col, " ") }
     { t[$2 " " $3, $1] = $4; rows[$2 " " $3] = 1 }
     function width(c) { return length(c) < 12 ? 12 : length(c) + 1 }
     function cell(r, c,   p, x, y) {
@@ -111,7 +128,7 @@ table() {
     }
     END {
       printf "%-4s %10s", "np", "bytes"
-      for (i = 1; i <= n; i++) printf " %*s", width(col[i]), index(col[i], "/") ? "ratio" : col[i]
+      for (i = 1; i <= n; i++) printf " %*s", width(col[i]), col[i]
       printf "\n"; fflush()
       for (r in rows) {
         split(r, f, " ")
@@ -119,19 +136,26 @@ table() {
         for (i = 1; i <= n; i++) line = line sprintf(" %*s", width(col[i]), cell(r, col[i]))
         print line | "sort -k1,1n -k2,2n"
       }
-    }' "$medians"
+    }'
 }
 
-echo "# $coll float32 (reductions: sum): median over $rounds rounds of each run's median (us); ratio = nexar / Open MPI"
+echo "# float32 (reductions: sum), --bind-to $bind: median over $rounds rounds of each run's median (us);" \
+  "A/B = A's time / B's (nexar-shm/ompi-shm < 1: nexar faster; its busbw ratio is the inverse)"
 echo "# $(nproc) cores, load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(($(date +%s) - start)) s in all"
-table nexar-shm ompi-shm nexar-shm/ompi-shm nexar-quic ompi-tcp nexar-quic/ompi-tcp nexar-tcp nexar-tcp/ompi-tcp
-if [ -n "${netns:-}" ]; then
-  echo "# the path between two namespace hosts (1500-byte MTU; lossy: ${LOSS:-2}% of UDP frames dropped," \
-    "${DUP:-2}% duplicated): ratio = time there / time on loopback (busbw ratio = 1 / ratio)"
-  table nexar-quic nexar-quic-ns nexar-quic-ns/nexar-quic nexar-quic-lossy nexar-quic-lossy/nexar-quic
-fi
-
-if [ -n "$plot" ]; then
-  tools/plot_busbw.sh "$medians" "$plot" "$coll float32, median of $rounds rounds ($(nproc) cores)" ||
-    echo "compare_allreduce.sh: no plot written (see above)" >&2
-fi
+for item in "${coll_list[@]}"; do
+  echo "## $item"
+  table "$item" nexar-shm ompi-shm nexar-shm/ompi-shm nexar-quic ompi-tcp nexar-quic/ompi-tcp nexar-tcp nexar-tcp/ompi-tcp
+  if [ -n "${netns:-}" ]; then
+    echo "# the path between two namespace hosts (1500-byte MTU; lossy: ${LOSS:-2}% of UDP frames dropped," \
+      "${DUP:-2}% duplicated): ratio = time there / time on loopback (busbw ratio = 1 / ratio)"
+    table "$item" nexar-quic nexar-quic-ns nexar-quic-ns/nexar-quic nexar-quic-lossy nexar-quic-lossy/nexar-quic
+  fi
+  if [ -n "$plot" ] && [ "${item%%:*}" != barrier ]; then
+    png=$plot
+    [ ${#coll_list[@]} -eq 1 ] || png=${plot%.png}_${item/:/_}.png
+    awk -v item="$item" '$1 == item { $1 = ""; print }' "$medians" > "$medians.one"
+    tools/plot_busbw.sh "$medians.one" "$png" "$item float32, median of $rounds rounds ($(nproc) cores)" "$item" ||
+      echo "compare_allreduce.sh: no plot written (see above)" >&2
+    rm -f "$medians.one"
+  fi
+done

@@ -3,9 +3,11 @@
 /*
  * mpi-bench: the same measurement as nexar-bench (tools/bench_method.h, BENCHMARKS.md),
  * over MPI, for comparisons. float32 only; sum/min/max for the reductions.
- *   mpirun -np 4 mpi-bench [-c allreduce|broadcast|allgather|reduce_scatter|alltoall|alltoallv|alltoallv_skew]
+ *   mpirun -np 4 mpi-bench [-c allreduce|broadcast|allgather|reduce_scatter|alltoall|alltoallv|alltoallv_skew|
+ *                              barrier]
  *                          [-b MIN] [-e MAX] [-f FACTOR | -l SIZE,SIZE...] [-t SECONDS]
- *                          [-n ITERS] [-w WARMUP] [-o sum|min|max] [--no-check]
+ *                          [-n ITERS] [-w WARMUP] [-o sum|min|max] [-g GROUPS] [--no-check]
+ * -g G: inside G communicators split from the world (consecutive blocks), as nexar-bench -g.
  */
 #include <math.h>
 #include <mpi.h>
@@ -15,7 +17,9 @@
 
 #include "bench_method.h"
 
-static int rank_, nranks_;
+static int world_rank_, world_size_;
+static MPI_Comm comm_; /* where the collective runs: the world or a -g group */
+static int rank_, nranks_; /* in comm_ */
 
 typedef struct {
   const char* coll;
@@ -26,14 +30,16 @@ typedef struct {
   int check;
   size_t sizes[64];
   int nsizes;
+  int groups;
 } options;
 
 static void usage(const char* why) {
-  if (rank_ == 0)
+  if (world_rank_ == 0)
     fprintf(stderr,
             "mpi-bench: %s\nusage: mpi-bench [-c allreduce|broadcast|allgather|reduce_scatter|alltoall|alltoallv|"
-            "alltoallv_skew] [-b MIN] "
-            "[-e MAX] [-f FACTOR | -l SIZES] [-t SECONDS] [-n ITERS] [-w WARMUP] [-o sum|min|max] [--no-check]\n",
+            "alltoallv_skew|barrier] [-b MIN] "
+            "[-e MAX] [-f FACTOR | -l SIZES] [-t SECONDS] [-n ITERS] [-w WARMUP] [-o sum|min|max] [-g GROUPS] "
+            "[--no-check]\n",
             why);
   MPI_Finalize();
   exit(2);
@@ -47,7 +53,7 @@ static size_t size_arg(const char* s) {
 }
 
 static options parse(int argc, char** argv) {
-  options o = {"allreduce", "sum", MPI_SUM, 0.5, 0, -1, 1, {0}, 0};
+  options o = {"allreduce", "sum", MPI_SUM, 0.5, 0, -1, 1, {0}, 0, 1};
   size_t min_b = 4, max_b = (size_t)64 << 20;
   double factor = 4;
   for (int i = 1; i < argc; ++i) {
@@ -62,6 +68,7 @@ static options parse(int argc, char** argv) {
     else if (strcmp(a, "-t") == 0) o.target = atof(v);
     else if (strcmp(a, "-n") == 0) o.iters = atol(v);
     else if (strcmp(a, "-w") == 0) o.warmup = atol(v);
+    else if (strcmp(a, "-g") == 0) o.groups = atoi(v);
     else if (strcmp(a, "-o") == 0) {
       o.op_name = v;
       if (strcmp(v, "sum") == 0) o.op = MPI_SUM;
@@ -74,8 +81,9 @@ static options parse(int argc, char** argv) {
   }
   if (strcmp(o.coll, "allreduce") && strcmp(o.coll, "broadcast") && strcmp(o.coll, "allgather") &&
       strcmp(o.coll, "reduce_scatter") && strcmp(o.coll, "alltoall") && strcmp(o.coll, "alltoallv") &&
-      strcmp(o.coll, "alltoallv_skew"))
+      strcmp(o.coll, "alltoallv_skew") && strcmp(o.coll, "barrier"))
     usage("unknown collective");
+  if (o.groups < 1 || world_size_ % o.groups != 0) usage("-g must divide the number of ranks");
   if (o.nsizes == 0) {
     if (factor <= 1) usage("-f must be > 1");
     for (size_t b = min_b; b <= max_b && o.nsizes < 64; b = b ? (size_t)((double)b * factor) : 1) o.sizes[o.nsizes++] = b;
@@ -146,17 +154,19 @@ static buffers prepare(const options* o, size_t bytes) {
 
 static void run(const options* o, buffers* b) {
   const int n = (int)b->count;
-  if (!strcmp(o->coll, "allreduce")) MPI_Allreduce(b->send, b->recv, n, MPI_FLOAT, o->op, MPI_COMM_WORLD);
-  else if (!strcmp(o->coll, "broadcast")) MPI_Bcast(b->recv, n, MPI_FLOAT, 0, MPI_COMM_WORLD);
-  else if (!strcmp(o->coll, "allgather")) MPI_Allgather(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, MPI_COMM_WORLD);
+  if (!strcmp(o->coll, "barrier")) MPI_Barrier(comm_);
+  else if (!strcmp(o->coll, "allreduce")) MPI_Allreduce(b->send, b->recv, n, MPI_FLOAT, o->op, comm_);
+  else if (!strcmp(o->coll, "broadcast")) MPI_Bcast(b->recv, n, MPI_FLOAT, 0, comm_);
+  else if (!strcmp(o->coll, "allgather")) MPI_Allgather(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, comm_);
   else if (!strcmp(o->coll, "reduce_scatter"))
-    MPI_Reduce_scatter_block(b->send, b->recv, n, MPI_FLOAT, o->op, MPI_COMM_WORLD);
-  else if (!strcmp(o->coll, "alltoall")) MPI_Alltoall(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, MPI_COMM_WORLD);
-  else MPI_Alltoallv(b->send, b->sc, b->sd, MPI_FLOAT, b->recv, b->rc, b->rd, MPI_FLOAT, MPI_COMM_WORLD);
+    MPI_Reduce_scatter_block(b->send, b->recv, n, MPI_FLOAT, o->op, comm_);
+  else if (!strcmp(o->coll, "alltoall")) MPI_Alltoall(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, comm_);
+  else MPI_Alltoallv(b->send, b->sc, b->sd, MPI_FLOAT, b->recv, b->rc, b->rd, MPI_FLOAT, comm_);
 }
 
 static float expected(const options* o, const buffers* b, size_t i) {
   const size_t n = b->count, r = (size_t)rank_;
+  if (!strcmp(o->coll, "barrier")) return b->recv[i];
   if (!strcmp(o->coll, "allreduce")) return fold(o, i);
   if (!strcmp(o->coll, "reduce_scatter")) return fold(o, r * n + i);
   if (!strcmp(o->coll, "broadcast")) return value(o, 0, i);
@@ -193,7 +203,7 @@ static void measure(const options* o, size_t size) {
     samples[i] = bench_now() - a;
   }
   MPI_Allreduce(MPI_IN_PLACE, samples, (int)k, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  if (rank_ == 0)
+  if (world_rank_ == 0)
     bench_print_row(stdout, o->coll, b.bytes, b.count, "float32", reduces(o) ? o->op_name : "-", "mpi", k,
                     bench_median(samples, k), nranks_, o->check ? good : -1);
   free(samples);
@@ -205,11 +215,18 @@ static void measure(const options* o, size_t size) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks_);
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size_);
   options o = parse(argc, argv);
-  if (rank_ == 0) bench_print_header(stdout, "mpi", o.coll, nranks_, o.target);
-  for (int i = 0; i < o.nsizes; ++i) measure(&o, o.sizes[i]);
+  comm_ = MPI_COMM_WORLD;
+  if (o.groups > 1) MPI_Comm_split(MPI_COMM_WORLD, world_rank_ / (world_size_ / o.groups), world_rank_, &comm_);
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &nranks_);
+  if (world_rank_ == 0) bench_print_header(stdout, "mpi", o.coll, world_size_, o.target);
+  if (!strcmp(o.coll, "barrier")) measure(&o, 0);
+  else
+    for (int i = 0; i < o.nsizes; ++i) measure(&o, o.sizes[i]);
+  if (comm_ != MPI_COMM_WORLD) MPI_Comm_free(&comm_);
   MPI_Finalize();
   return 0;
 }

@@ -5,7 +5,10 @@
 //   (the collectives with a count per rank run with equal counts and are sized as their
 //   fixed-count namesakes; alltoallv_skew: each rank sends SIZE bytes, 4x as much to rank 0)
 //                            [-t SECONDS | -n ITERS] [-w WARMUP] [-d float32] [-o sum]
-//                            [-r ROOT] [--algo NAME] [--no-check]
+//                            [-r ROOT] [-g GROUPS] [--algo NAME] [--no-check]
+//   -g G: the collective runs inside G communicators split from the world (G consecutive
+//   blocks of ranks, as tensor-parallel groups are), all at once; sizes and bus bandwidth
+//   are per group.
 // Method (../shared/design/BENCHMARKS.md, tools/bench_method.h): page-aligned buffers
 // touched first; one correctness check per size; 2 iterations estimate the cost (the
 // slowest rank's, so every rank runs the same count); ~10% of the target time of warm-up;
@@ -26,6 +29,8 @@ namespace {
 
 nexar_comm_t world = nullptr;
 int rank = 0, nranks = 1;
+nexar_comm_t group = nullptr;  // the communicator the collective runs on (the world, or -g's)
+int grank = 0, gsize = 1;
 
 void ok(nexar_result_t r, const std::string& what) {
   if (r == NEXAR_SUCCESS) return;
@@ -38,7 +43,8 @@ void ok(nexar_result_t r, const std::string& what) {
   std::fprintf(stderr,
                "nexar-bench: %s\n"
                "usage: nexar-bench [-c COLL|all] [-b MIN] [-e MAX] [-f FACTOR | -l SIZE,SIZE...] [-t SECONDS]\n"
-               "                   [-n ITERS] [-w WARMUP] [-d DTYPE] [-o OP] [-r ROOT] [--algo NAME] [--no-check]\n"
+               "                   [-n ITERS] [-w WARMUP] [-d DTYPE] [-o OP] [-r ROOT] [-g GROUPS] [--algo NAME]\n"
+               "                   [--no-check]\n"
                "  sizes in bytes as nccl-tests count them (K, M, G: binary multiples)\n",
                why.c_str());
   std::exit(2);
@@ -53,6 +59,7 @@ struct Options {
   nexar_dtype_t dtype = NEXAR_FLOAT32;
   nexar_op_t op = NEXAR_SUM;
   int root = 0;
+  int groups = 1;
   std::string algo;
   bool check = true;
 };
@@ -89,6 +96,7 @@ Options parse(int argc, char** argv) {
     else if (a == "-d") { if (!nexar_bench::parse_dtype(v, &o.dtype)) usage(std::string("unknown dtype '") + v + "'"); }
     else if (a == "-o") { if (!nexar_bench::parse_op(v, &o.op)) usage(std::string("unknown op '") + v + "'"); }
     else if (a == "-r") o.root = std::atoi(v);
+    else if (a == "-g") o.groups = std::atoi(v);
     else if (a == "--algo") o.algo = v;
     else usage("unknown option " + a);
   }
@@ -116,33 +124,33 @@ void force_algorithm(const Options& o) {
 }
 
 void measure(const Options& o, const std::string& coll, size_t size) {
-  nexar_bench::BenchCollective bc(coll, rank, nranks, o.dtype, o.op, o.root);
+  nexar_bench::BenchCollective bc(coll, grank, gsize, o.dtype, o.op, o.root);
   bc.prepare(size);
   // One correctness check per size, agreed across ranks.
-  ok(bc.run(world), coll + " (check)");
+  ok(bc.run(group), coll + " (check)");
   std::string why;
   int32_t good = !o.check || bc.check(&why) ? 1 : 0;
   if (!good) std::fprintf(stderr, "nexar-bench (rank %d): WRONG RESULT: %s\n", rank, why.c_str());
   ok(nexar_allreduce(&good, &good, 1, NEXAR_INT32, NEXAR_MIN, world), "check agreement");
   // Cost estimate: 2 iterations, the slowest rank's, so that every rank runs the same K.
   double t0 = bench_now();
-  for (int i = 0; i < 2; ++i) ok(bc.run(world), coll);
+  for (int i = 0; i < 2; ++i) ok(bc.run(group), coll);
   double cost = (bench_now() - t0) / 2;
   ok(nexar_allreduce(&cost, &cost, 1, NEXAR_FLOAT64, NEXAR_MAX, world), "cost agreement");
   const long k = bench_iterations(o.target, cost, o.iters);
-  for (long i = bench_warmup(o.target, cost, k, o.warmup); i > 0; --i) ok(bc.run(world), coll);
+  for (long i = bench_warmup(o.target, cost, k, o.warmup); i > 0; --i) ok(bc.run(group), coll);
   std::vector<double> samples(static_cast<size_t>(k));
   for (long i = 0; i < k; ++i) {
     ok(nexar_barrier(world), "barrier");
     const double a = bench_now();
-    ok(bc.run(world), coll);
+    ok(bc.run(group), coll);
     samples[static_cast<size_t>(i)] = bench_now() - a;
   }
   ok(nexar_allreduce(samples.data(), samples.data(), samples.size(), NEXAR_FLOAT64, NEXAR_MAX, world), "samples");
   if (rank == 0)
     bench_print_row(stdout, coll.c_str(), bc.bytes(), bc.count(), nexar_bench::dtype_label(o.dtype),
                     bc.reduces() ? nexar_bench::op_label(o.op) : "-", o.algo.empty() ? "auto" : o.algo.c_str(), k,
-                    bench_median(samples.data(), k), nranks, o.check ? good : -1);
+                    bench_median(samples.data(), k), gsize, o.check ? good : -1);
   if (!good) std::exit(1);
 }
 
@@ -154,7 +162,15 @@ int main(int argc, char** argv) {
   ok(nexar_init(&world), "init");
   ok(nexar_comm_rank(world, &rank), "rank");
   ok(nexar_comm_size(world, &nranks), "size");
-  if (o.root < 0 || o.root >= nranks) usage("-r must be a rank (0 to " + std::to_string(nranks - 1) + ")");
+  if (o.groups < 1 || nranks % o.groups != 0)
+    usage("-g " + std::to_string(o.groups) + " must divide the " + std::to_string(nranks) + " ranks");
+  group = world, grank = rank, gsize = nranks;
+  if (o.groups > 1) {
+    ok(nexar_comm_split(world, rank / (nranks / o.groups), rank, &group), "split");
+    ok(nexar_comm_rank(group, &grank), "rank");
+    ok(nexar_comm_size(group, &gsize), "size");
+  }
+  if (o.root < 0 || o.root >= gsize) usage("-r must be a rank (0 to " + std::to_string(gsize - 1) + ")");
   for (const std::string& coll : o.colls) {
     if (rank == 0) bench_print_header(stdout, "nexar", coll.c_str(), nranks, o.target);
     if (coll == "barrier") {
@@ -163,6 +179,7 @@ int main(int argc, char** argv) {
     }
     for (size_t size : o.sizes) measure(o, coll, size);
   }
+  if (group != world) ok(nexar_comm_destroy(group), "destroy");
   ok(nexar_comm_destroy(world), "destroy");
   return 0;
 }

@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The nexar authors
-# Plots allreduce busbw against message size, one panel per rank count, one line per system,
-# from the medians compare_allreduce.sh computes (lines "system np bytes microseconds").
+# Plots a collective's busbw against message size, one panel per rank count, one line per
+# system, from the medians compare_allreduce.sh computes (lines "system np bytes microseconds").
 #
-#   tools/plot_busbw.sh MEDIANS PNG [TITLE]
+#   tools/plot_busbw.sh MEDIANS PNG [TITLE [COLL[:gG]]]
 #
-# busbw = bytes / time x 2(n-1)/n (allreduce), in GB/s. Needs gnuplot (Debian: gnuplot-nox);
-# without it nothing is written and the exit status is 3.
+# busbw = bytes / time x nccl-tests' factor for COLL (default allreduce) with n ranks per
+# group (np / G): allreduce 2(n-1)/n; allgather, reduce_scatter, alltoall (n-1)/n;
+# broadcast 1. In GB/s. Needs gnuplot (Debian: gnuplot-nox); without it nothing is written
+# and the exit status is 3.
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 MEDIANS PNG [TITLE]" >&2; exit 2; }
 medians=$1
 png=$2
 title=${3:-allreduce busbw}
+item=${4:-allreduce}
+coll=${item%%:*}
+groups=1
+[ "$item" = "$coll" ] || groups=${item#*:g}
 [ -r "$medians" ] || { echo "plot_busbw.sh: cannot read $medians" >&2; exit 2; }
 if ! command -v gnuplot >/dev/null; then
   echo "plot_busbw.sh: gnuplot not found (apt-get install gnuplot-nox): skipping the plot $png" >&2
@@ -22,7 +28,9 @@ fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 # One data file per (np, system): "bytes busbw_GBps".
-awk -v d="$dir" '$4 > 0 { f = d "/" $2 "_" $1 ".dat"; print $3, $3 / ($4 * 1e3) * 2 * ($2 - 1) / $2 > f }' "$medians"
+awk -v d="$dir" -v c="$coll" -v g="$groups" '$4 > 0 {
+    n = $2 / g; k = c == "allreduce" ? 2 * (n - 1) / n : c == "broadcast" ? 1 : (n - 1) / n
+    f = d "/" $2 "_" $1 ".dat"; print $3, $3 / ($4 * 1e3) * k > f }' "$medians"
 nps=$(awk '{ print $2 }' "$medians" | sort -n -u)
 n=$(echo "$nps" | wc -w)
 # Tics at the measured sizes, labelled 4, 1K, 64K, 1M, ...
