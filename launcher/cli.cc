@@ -25,7 +25,7 @@ std::vector<std::string> normalize_args(int argc, const char* const* argv) {
       "-n",        "--np",           "-np",         "--timeout",      "--grace",       "-H",
       "--host",    "--hostfile",     "--npernode",  "--map-by",       "-x",            "--output-filename",
       "--iface",   "--launch-agent", "--addr",      "--port-range",   "--agent",       "--max-restarts",
-      "--respawn",   "--transport"};
+      "--respawn",   "--transport",    "--bind-to"};
   std::vector<std::string> args;
   bool in_options = true;
   for (int i = 1; i < argc; ++i) {

@@ -74,12 +74,12 @@ run() {
   local coll=${item%%:*} groups=1
   [ "$item" = "$coll" ] || groups=${item#*:g}
   local bench_args=(-c "$coll" -t "$target" -l "$sizes" -g "$groups")
-  local nexrun=("$nexrun" --bind-to "$bind")
+  local launch=("$nexrun" --bind-to "$bind")
   local across=(--launch-agent 'nsenter --net=/var/run/netns/{host}' -H "nxbA:$(((np + 1) / 2)),nxbB:$((np / 2))")
   case $system in
-    nexar-shm) out=$(timeout 600 "${nexrun[@]}" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
-    nexar-quic) out=$(NEXAR_TRANSPORT=quic timeout 600 "${nexrun[@]}" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
-    nexar-tcp) out=$(timeout 600 "${nexrun[@]}" -np "$np" --transport tcp "$nexar_bench" "${bench_args[@]}") ;;
+    nexar-shm) out=$(timeout 600 "${launch[@]}" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
+    nexar-quic) out=$(NEXAR_TRANSPORT=quic timeout 600 "${launch[@]}" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
+    nexar-tcp) out=$(timeout 600 "${launch[@]}" -np "$np" --transport tcp "$nexar_bench" "${bench_args[@]}") ;;
     nexar-quic-ns | nexar-quic-lossy)
       if [ "$system" = nexar-quic-lossy ]; then tools/netns_pair.sh lossy "${LOSS:-2}" "${DUP:-2}"; fi
       out=$(NEXAR_TRANSPORT=quic timeout 600 "$nexrun" "${across[@]}" -np "$np" "$nexar_bench" "${bench_args[@]}")

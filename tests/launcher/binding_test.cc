@@ -90,6 +90,9 @@ TEST_CASE("--bind-to core binds each rank to its own core and --report-bindings 
     if (here.cores[static_cast<size_t>(r)].size() == 1)
       CHECK(out.find("rank" + std::to_string(r) + " " + cpus + "\n") != std::string::npos);
   }
+  // --bind-to takes its value wherever it stands among the options.
+  e = launcher_test::run_nexrun({"--bind-to", "none", "-np", "2", "true"}, &out, &err);
+  CHECK(e.exit_code == 0);
   const std::string too_many = std::to_string(here.cores.size() + 1);
   e = launcher_test::run_nexrun({"-np", too_many, "--bind-to", "core", "true"}, &out, &err);
   CHECK(e.exit_code == 2);
