@@ -2,12 +2,16 @@
 // Copyright 2026 The nexar authors
 #include "launcher/failure_ledger.h"
 
+#include <sys/wait.h>
+
+#include <algorithm>
+
 #include "core/status.h"
 #include "launcher/exit_reason.h"
 
 namespace nexar::launcher {
 
-FailureLedger::Action FailureLedger::on_end(int wait_status, bool tearing_down) {
+FailureLedger::Action FailureLedger::on_end(int wait_status, bool tearing_down, const std::string& what) {
   if (!is_failure(wait_status)) {
     // A rank that finished its work after a failure: the survivors carried the job on
     // (not when it merely ended while the job was being stopped).
@@ -22,7 +26,25 @@ FailureLedger::Action FailureLedger::on_end(int wait_status, bool tearing_down) 
     ++replacements_;
     return Action::kRespawn;
   }
-  return recovery_ || !first ? Action::kReport : Action::kFail;
+  if (recovery_) return Action::kReport;
+  if (holding()) {
+    if (!WIFSIGNALED(wait_status)) return Action::kNothing;  // one more consequence
+    // Killed while the exit was held: it ended first; the held exit followed from it.
+    std::rotate(failures_.begin(), failures_.end() - 1, failures_.end());
+    hold_until_.reset();
+    return Action::kFail;
+  }
+  if (!first) return Action::kReport;
+  if (WIFSIGNALED(wait_status)) return Action::kFail;
+  hold_until_ = Clock::now() + kCauseWindow;
+  held_what_ = what;
+  return Action::kHold;
+}
+
+std::optional<std::string> FailureLedger::due_hold(bool ranks_left) {
+  if (!hold_until_ || (ranks_left && Clock::now() < *hold_until_)) return std::nullopt;
+  hold_until_.reset();
+  return std::move(held_what_);
 }
 
 std::string FailureLedger::respawn_note(int rank, int incarnation) const {

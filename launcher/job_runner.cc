@@ -188,8 +188,9 @@ void JobRunner::on_rank_end(int rank, int wait_status) {
   const std::string what =
       strprintf("rank %d (pid %d) %s", rank, static_cast<int>(r.pid), describe_wait_status(wait_status).c_str());
   // While the first failure's report is collected the others fail as its consequence.
-  switch (ledger_.on_end(wait_status, tearing_down_ || stop_report_.pending())) {
+  switch (ledger_.on_end(wait_status, tearing_down_ || stop_report_.pending(), what)) {
     case FailureLedger::Action::kNothing:
+    case FailureLedger::Action::kHold:  // reported by check_deadlines, or replaced by its cause
       return;
     case FailureLedger::Action::kReport:
       report(what);
@@ -222,7 +223,7 @@ void JobRunner::stop_after_report(const std::string& reason, bool even_no_kill) 
 
 int JobRunner::poll_timeout_ms() const {
   std::optional<Clock::time_point> next;
-  for (const auto& d : {job_deadline_, kill_deadline_, drain_deadline_, next_tick_})
+  for (const auto& d : {job_deadline_, kill_deadline_, drain_deadline_, next_tick_, ledger_.hold_until()})
     if (d && (!next || *d < *next)) next = d;
   const int limit = stop_report_.pending() ? ReportThenTeardown::kPollMs : -1;
   if (!next) return limit;
@@ -232,6 +233,10 @@ int JobRunner::poll_timeout_ms() const {
 }
 
 void JobRunner::check_deadlines() {
+  if (std::optional<std::string> what = ledger_.due_hold(alive_ > 0)) {
+    report(*what);
+    stop_after_report("exit: " + *what, false);
+  }
   const auto now = Clock::now();
   if (next_tick_ && now >= *next_tick_) {
     next_tick_ = now + seconds(hooks_.tick_s);
@@ -262,7 +267,7 @@ int JobRunner::wait() {
   if (hooks_.on_tick && hooks_.tick_s > 0) next_tick_ = Clock::now();
   auto held = [this] { return hooks_.keep_open && !tearing_down_ && hooks_.keep_open(); };
   // A pending report is printed before nexrun goes on (its rendezvous ends after this).
-  while (alive_ > 0 || held() || stop_report_.pending() || (any_output_open() && (!drain_deadline_ || Clock::now() < *drain_deadline_))) {
+  while (alive_ > 0 || held() || ledger_.holding() || stop_report_.pending() || (any_output_open() && (!drain_deadline_ || Clock::now() < *drain_deadline_))) {
     if (alive_ == 0 && !held() && !drain_deadline_) drain_deadline_ = Clock::now() + kDrainLimit;
     fds.clear();
     owners.clear();

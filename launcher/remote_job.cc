@@ -189,7 +189,7 @@ void RemoteJob::on_line(Channel& c, const std::string& line) {
     const std::string what = strprintf("rank %d (host %s) %s", rank, host_name(static_cast<int>(h)).c_str(),
                                        describe_wait_status(st).c_str());
     // While the first failure's report is collected the others fail as its consequence.
-    const FailureLedger::Action action = ledger_.on_end(st, tearing_down_ || stop_report_.pending());
+    const FailureLedger::Action action = ledger_.on_end(st, tearing_down_ || stop_report_.pending(), what);
     if (plan_.recovery && !tearing_down_ && is_failure(st)) {
       // The agent waits for this answer before it lets a host without ranks finish.
       const bool again = action == FailureLedger::Action::kRespawn;
@@ -202,7 +202,7 @@ void RemoteJob::on_line(Channel& c, const std::string& line) {
       if (again) ++alive_ranks_;
       return;
     }
-    if (action == FailureLedger::Action::kNothing) return;
+    if (action == FailureLedger::Action::kNothing || action == FailureLedger::Action::kHold) return;
     report(what);
     if (action != FailureLedger::Action::kFail) return;
     stop_after_report("exit: " + what, false);  // what the others were doing, before they stop
@@ -252,6 +252,10 @@ void RemoteJob::on_signal(int signo) {
 }
 
 void RemoteJob::check_deadlines() {
+  if (std::optional<std::string> what = ledger_.due_hold(alive_ranks_ > 0)) {
+    report(*what);
+    stop_after_report("exit: " + *what, false);
+  }
   const auto now = Clock::now();
   if (next_beat_ && now >= *next_beat_) {
     next_beat_ = now + secs(kHeartbeatS);
@@ -419,9 +423,9 @@ int RemoteJob::wait() {
     }
     return true;
   };
-  while (!all_done() || stop_report_.pending()) {
+  while (!all_done() || ledger_.holding() || stop_report_.pending()) {
     std::optional<Clock::time_point> next = next_beat_;
-    for (const auto& d : {job_deadline_, teardown_deadline_})
+    for (const auto& d : {job_deadline_, teardown_deadline_, ledger_.hold_until()})
       if (d && (!next || *d < *next)) next = d;
     int ms = stop_report_.pending() ? ReportThenTeardown::kPollMs : -1;
     if (next) {

@@ -7,6 +7,7 @@
      exit <rank> <code>   that rank exits with code after 200 ms; the others wait
      raise <rank> <sig>   that rank kills itself with sig after 200 ms; the others wait
      signals              print "got <rank> <signal name>" for SIGUSR1, SIGUSR2, SIGHUP
+     exit-on-usr1 <code>  wait; exit with code on SIGUSR1
      ignore-term          ignore SIGTERM and wait
      grandchild           start a child that waits too; print its pid as child=<pid>
      sleep <ms>           wait ms, exit 0
@@ -110,6 +111,15 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (strcmp(mode, "signals") == 0) return wait_signals(rank);
+  if (strcmp(mode, "exit-on-usr1") == 0) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGUSR1, &sa, NULL);
+    ready(rank);
+    for (int t = 0; t < 3000 && !got[SIGUSR1]; ++t) sleep_ms(10);
+    return got[SIGUSR1] ? (int)arg1 : 0;
+  }
   if (strcmp(mode, "ignore-term") == 0) {
     signal(SIGTERM, SIG_IGN);
     ready(rank);
