@@ -80,7 +80,6 @@ class Waiter {
 
   static constexpr int64_t kHardSpinNs = 3000;
   static constexpr int64_t kLostCpuNs = 100000;
-  static constexpr int kSleepEarlyWaits = 256;
   // Hard spinning pays while it catches messages; score counts recent outcomes.
   int64_t hard_spin_ns() {
     const int n = waits_.fetch_add(1, std::memory_order_relaxed);
@@ -100,9 +99,6 @@ class Waiter {
   SpinYield yield_ = SpinYield::kNever;
   std::atomic<int> score_{1};
   std::atomic<int> waits_{0};
-  // kAfterHard: waits left that sleep right after the hard spin, since a yield lost the
-  // CPU to another job.
-  std::atomic<int> sleep_early_{0};
 };
 
 template <class Done>
@@ -116,15 +112,8 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
     // once, re-trying the hard spin now and then.
     const auto start = Clock::now();
     const int64_t hard = yield_ == SpinYield::kAlways ? 0 : hard_spin_ns();
-    auto spin_end = std::min(deadline, start + std::chrono::nanoseconds(spin_ns_));
+    const auto spin_end = std::min(deadline, start + std::chrono::nanoseconds(spin_ns_));
     const auto hard_end = start + std::chrono::nanoseconds(std::min<int64_t>(spin_ns_, hard));
-    if (yield_ == SpinYield::kAfterHard) {
-      const int left = sleep_early_.load(std::memory_order_relaxed);
-      if (left > 0) {
-        sleep_early_.store(left - 1, std::memory_order_relaxed);
-        spin_end = std::min(spin_end, start + std::chrono::nanoseconds(kHardSpinNs));
-      }
-    }
     bool hard_phase = hard > 0;
     if (listener_) listener_->spin_begin();
     for (unsigned n = 1;; ++n) {
@@ -153,15 +142,16 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
         // Yield only to this job's own threads: its ranks (kAlways: more of them than
         // cores), or the QUIC progress threads (kAfterHard: polling on without yielding
         // starved them; 2 ranks on 2 cores are 4 threads, and a 4 B allreduce took
-        // 150-250 us instead of 20-90 us). Under other jobs' load one yield can cost
-        // milliseconds (a spinner is a CPU hog like them; a woken sleeper preempts), so
-        // sleep as soon as a gap between polls shows the CPU was lost, and (kAfterHard)
-        // sleep right after the hard spin for the next kSleepEarlyWaits waits.
+        // 150-250 us instead of 20-90 us).
         if (yield_ != SpinYield::kNever) sched_yield(); else relax();
-        if (Clock::now() - now > std::chrono::nanoseconds(kLostCpuNs)) {
-          if (yield_ == SpinYield::kAfterHard) sleep_early_.store(kSleepEarlyWaits, std::memory_order_relaxed);
-          break;
-        }
+        // A gap between polls shows the CPU was lost to other load: a shared-memory wait
+        // sleeps then. A wait on a socket (kAfterHard: QUIC or TCP) polls on to its bound
+        // whatever the CPU did, and nothing carries over to the next wait: sleeping at a
+        // lost CPU, and right after the hard spin for the 256 waits after it, made one
+        // preemption cost 256 wake-up chains and a run's 4 B median depend on when the
+        // preemptions came (load 15 on 2 cores: 143-261 us, against 72-128 us polling on;
+        // docs/quic-performance.md).
+        if (yield_ != SpinYield::kAfterHard && Clock::now() - now > std::chrono::nanoseconds(kLostCpuNs)) break;
       } else {
         relax();
       }
