@@ -3,6 +3,8 @@
 // Collectives of the C API. Each is validated locally (a bad root, dtype or op is
 // NEXAR_ERR_INVALID_ARGUMENT and leaves the communicator usable), then runs through the
 // communicator's collective queue, so blocking and non-blocking ones complete in issue order.
+// Inside a group (api_group.h) a collective is only posted and queued when the group ends.
+#include "api/api_group.h"
 #include "api/api_state.h"
 #include "collectives/collective.h"
 #include "comm/coll_trace.h"
@@ -27,6 +29,36 @@ comm::CollTaskPtr task_for(const std::shared_ptr<comm::Comm>& c, const CollArgs&
   return std::make_shared<comm::CollTask>(
       [c, args, queued, keep] { return comm::run_collective(*c, args, queued); });
 }
+// What a collective posted in a group reads after the call returned: the count arrays
+// (vector kinds) and the bucketed allreduce's arrays, copied; args points at the copies.
+std::shared_ptr<const void> own_posted_arrays(CollArgs* args, int rank, int size) {
+  if (coll::is_vector_kind(args->kind)) return own_count_arrays(args, rank, size);
+  if (args->kind != CollKind::ALLREDUCE_BUCKETED) return nullptr;
+  struct Copies {
+    std::vector<void*> bufs;
+    std::vector<size_t> counts;
+  };
+  auto c = std::make_shared<Copies>();
+  c->bufs.assign(args->bufs, args->bufs + args->nbufs);
+  c->counts.assign(args->counts, args->counts + args->nbufs);
+  args->bufs = c->bufs.data();
+  args->counts = c->counts.data();
+  return c;
+}
+
+// A collective inside a group: checked now, queued when the group ends (its blocking form
+// returns at once). st: the checks' result; task: the device task, if any.
+nexar_result_t post_grouped(nexar_comm_t comm, CollArgs args, Status st, comm::CollTaskPtr task,
+                            nexar_request_t* req) {
+  const char* what = coll::coll_kind_name(args.kind);
+  if (!st.ok()) return group::post_collective(comm, what, st.with_context(what), nullptr, req);
+  if (!task) {
+    std::shared_ptr<const void> keep = own_posted_arrays(&args, comm->comm->rank(), comm->comm->size());
+    task = task_for(comm->comm, args, std::move(keep));
+  }
+  return group::post_collective(comm, what, st, std::move(task), req);
+}
+
 }  // namespace
 
 Status barrier_of(const std::shared_ptr<comm::Comm>& c) {
@@ -44,7 +76,8 @@ nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args_in, nexa
     *req = nullptr;
   }
   Status st = check_comm(comm);
-  if (!st.ok() && check_handle(comm).ok()) {
+  const bool grouped = group::active();
+  if (!st.ok() && check_handle(comm).ok() && !grouped) {
     // A broken communicator: the call still goes through its queue, which records it as
     // failed at once (a hang report then sees the rank reached it).
     comm::Comm* c = comm->comm.get();
@@ -53,6 +86,7 @@ nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args_in, nexa
   if (st.ok()) st = coll::validate_collective_args(args, comm->comm->rank(), comm->comm->size());
   comm::CollTaskPtr task;
   if (st.ok()) st = device::device_collective_task(comm->comm, args, &task);  // device buffers (CUDA)
+  if (grouped) return post_grouped(comm, args, st, std::move(task), nonblocking ? req : nullptr);
   if (!st.ok()) return finish(comm, st.with_context(coll::coll_kind_name(args.kind)));
   comm::CollQueue& queue = comm->comm->collectives();
   if (!nonblocking) {

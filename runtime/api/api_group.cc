@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// nexar_group_start / nexar_group_end: the thread's open group of posted sends and receives.
+// nexar_group_start / nexar_group_end: the thread's open group of posted sends, receives
+// and collectives.
 #include "api/api_group.h"
 
 #include <algorithm>
@@ -21,7 +22,8 @@ struct Op {
   bool recv = false;
   std::string what;
   Status st;  // an argument error when posted, then the operation's result
-  api::StartFn start;
+  api::StartFn start;                // a send or receive, or
+  comm::CollTaskPtr coll;            // a collective (queued when the group ends)
   nexar_request_t req = nullptr;     // the caller's request, if any
   nexar_status_t* status = nullptr;  // filled when the group ends
   p2p::RequestPtr r;
@@ -36,11 +38,13 @@ struct Group {
 thread_local Group t_group;
 
 // Starts the posted operations, receives first (a message then finds its receive posted
-// rather than waiting in the unexpected store), each kind in posting order.
+// rather than waiting in the unexpected store), then sends, then collectives (queued on
+// their communicators, whose workers run them while this thread waits), each kind in
+// posting order: so every rank queues its collectives of one communicator in the same order.
 void start_all(std::vector<Op>& ops) {
   for (bool recv : {true, false}) {
     for (Op& op : ops) {
-      if (op.recv != recv || !op.st.ok()) continue;
+      if (op.coll || op.recv != recv || !op.st.ok()) continue;
       op.st = op.start(&op.r, &op.mark);
       if (!op.req) continue;
       if (op.st.ok()) {
@@ -52,6 +56,13 @@ void start_all(std::vector<Op>& ops) {
       op.req->grouped.store(false, std::memory_order_release);  // last: another thread may now wait
     }
   }
+  for (Op& op : ops) {
+    if (!op.coll) continue;
+    op.keep->collectives().submit(op.coll);
+    if (!op.req) continue;
+    op.req->coll = op.coll;
+    op.req->grouped.store(false, std::memory_order_release);
+  }
 }
 
 // Waits for every started operation; the index of the first that failed (ops.size() if none).
@@ -60,7 +71,9 @@ size_t wait_all(std::vector<Op>& ops) {
   for (size_t i = 0; i < ops.size(); ++i) {
     Op& op = ops[i];
     if (op.status) *op.status = nexar_status_t{-1, -1, 0};
-    if (op.r) {
+    if (op.coll) {
+      op.st = wait_collective(*op.keep, *op.coll);
+    } else if (op.r) {
       comm::Comm& c = *op.keep;
       // A request the caller holds is recorded as done when the caller waits for it.
       op.st = op.req ? device::wait(c, op.r) : wait_p2p(c, op.r, op.mark);
@@ -75,23 +88,40 @@ size_t wait_all(std::vector<Op>& ops) {
 
 bool active() { return t_group.depth > 0; }
 
-nexar_result_t post(nexar_comm_t comm, bool recv, std::string what, const Status& early, StartFn start,
-                    nexar_request_t* req, nexar_status_t* status) {
-  Op op;
+namespace {
+
+// Adds an operation to this thread's group: its request (when the caller wants one and
+// the operation can start) is the group's until the group starts it.
+Op& add(nexar_comm_t comm, std::string what, const Status& early, nexar_request_t* req) {
+  Op& op = t_group.ops.emplace_back();
   op.comm = comm;
   if (comm) op.keep = comm->comm;
-  op.recv = recv;
   op.what = std::move(what);
   op.st = early;
-  op.start = std::move(start);
-  op.status = status;
-  if (status) *status = nexar_status_t{-1, -1, 0};
   if (early.ok() && req) {
     *req = new nexar_request{comm->comm, nullptr, nullptr, comm, {}};
     (*req)->grouped.store(true, std::memory_order_relaxed);
     op.req = *req;
   }
-  t_group.ops.push_back(std::move(op));
+  return op;
+}
+
+}  // namespace
+
+nexar_result_t post(nexar_comm_t comm, bool recv, std::string what, const Status& early, StartFn start,
+                    nexar_request_t* req, nexar_status_t* status) {
+  Op& op = add(comm, std::move(what), early, req);
+  op.recv = recv;
+  op.start = std::move(start);
+  op.status = status;
+  if (status) *status = nexar_status_t{-1, -1, 0};
+  return finish(comm, early);
+}
+
+nexar_result_t post_collective(nexar_comm_t comm, std::string what, const Status& early, comm::CollTaskPtr task,
+                               nexar_request_t* req) {
+  Op& op = add(comm, std::move(what), early, req);
+  if (early.ok()) op.coll = std::move(task);
   return finish(comm, early);
 }
 

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// Grouped point-to-point (nexar_group_start / nexar_group_end, NCCL's ncclGroupStart/End):
-// per thread, while a group is open, sends and receives on any communicator are recorded
-// instead of started; the outermost nexar_group_end starts them all (receives first) and
-// waits for every one, so a ring of blocking sends and receives cannot deadlock.
+// Groups (nexar_group_start / nexar_group_end, NCCL's ncclGroupStart/End): per thread,
+// while a group is open, sends, receives and collectives on any communicator are recorded
+// instead of started; the outermost nexar_group_end starts them all (receives first, then
+// sends, then the collectives queued on their communicators in posting order) and waits
+// for every one, so a ring of blocking sends and receives, or collectives that other ranks
+// reach only after this group's sends, cannot deadlock.
 #pragma once
 
 #include <string>
 
 #include "api/api_p2p.h"
+#include "comm/coll_queue.h"
 
 namespace nexar::api::group {
 
@@ -21,6 +24,11 @@ bool active();
 // (receives with a status) or NULL. Returns what the call returns.
 nexar_result_t post(nexar_comm_t comm, bool recv, std::string what, const Status& early, api::StartFn start,
                     nexar_request_t* req, nexar_status_t* status);
+
+// Posts a collective: task is queued on comm's collective queue when the group ends.
+// early: an argument error found now (task is then null); req as for post().
+nexar_result_t post_collective(nexar_comm_t comm, std::string what, const Status& early, comm::CollTaskPtr task,
+                               nexar_request_t* req);
 
 // True when req is in this thread's open group (waiting for it here could never end).
 bool holds(nexar_request_t req);

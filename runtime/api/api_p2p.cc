@@ -76,11 +76,15 @@ Status wait_request(nexar_request_t req) {
   NX_RETURN_IF_ERROR(group::await_start(req, req->comm->timeout()));  // another thread's group
   if (req->p2p) return wait_p2p(*req->comm, req->p2p, req->mark);
   if (!req->coll) return req->early;  // a grouped operation that could not start
+  return wait_collective(*req->comm, *req->coll);
+}
+
+Status wait_collective(comm::Comm& c, comm::CollTask& task) {
   // The bound runs from the collective's start, not from this call: it may still be queued
   // behind others.
   const auto bound = std::chrono::duration_cast<nexar::p2p::Clock::duration>(
-      std::chrono::duration<double>(std::min(req->comm->timeout(), 1e9)));  // 1e9 s: no overflow
-  return req->comm->fail(req->coll->wait_running(bound));
+      std::chrono::duration<double>(std::min(c.timeout(), 1e9)));  // 1e9 s: no overflow
+  return c.fail(task.wait_running(bound));
 }
 
 void fill_status(const comm::Comm& c, const p2p::Request* r, nexar_status_t* status) {

@@ -38,6 +38,9 @@ Status start_recv(nexar_comm_t comm, void* buf, size_t bytes, const P2pFacts& f,
 
 // Waits for a send or receive (recorded as waiting on its peer, then ended).
 Status wait_p2p(comm::Comm& c, const p2p::RequestPtr& r, const trace::P2pMark& mark);
+// Waits for a queued collective, bounded by c's timeout from its start (it may be queued
+// behind others); a failure breaks c.
+Status wait_collective(comm::Comm& c, comm::CollTask& task);
 // Waits for a request without freeing it.
 Status wait_request(nexar_request_t req);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// A rank program for the messaging tests (probe, statuses, gather/scatter lists, groups):
+// A rank program for the messaging tests (probe, statuses, gather/scatter lists, groups of
+// point-to-point operations and collectives):
 // `msg_probe all|fail` under nexrun. `all` runs every scenario on the world, then on a
 // split communicator whose ranks run in reverse world order. Each check exits non-zero
 // with a message naming what differed.
@@ -333,6 +334,64 @@ void group_other_thread(const Comm& c) {
   PROBE_OK(nexar_barrier(c.h));
 }
 
+// Collectives inside a group are queued when it ends, after its sends and receives.
+void group_collectives(const Comm& c) {
+  const int64_t n = c.size, ranks_sum = n * (n - 1) / 2;
+  // Rank 0 groups its sends and an allreduce; the others receive (outside any group)
+  // before their allreduce. Run at once, rank 0's allreduce would wait for them forever.
+  int64_t mine = c.rank, total = -1, got = -1;
+  if (c.rank == 0) {
+    PROBE_OK(nexar_group_start());
+    for (int r = 1; r < c.size; ++r) PROBE_OK(nexar_send(&mine, 1, NEXAR_INT64, r, 90, c.h));
+    PROBE_OK(nexar_allreduce(&mine, &total, 1, NEXAR_INT64, NEXAR_SUM, c.h));
+    PROBE_CHECK(total == -1);  // posted, not run: the blocking form returns at once
+    PROBE_OK(nexar_group_end());
+  } else {
+    PROBE_OK(nexar_recv(&got, 1, NEXAR_INT64, 0, 90, c.h));
+    PROBE_CHECK(got == 0);
+    PROBE_OK(nexar_allreduce(&mine, &total, 1, NEXAR_INT64, NEXAR_SUM, c.h));
+  }
+  PROBE_CHECK(total == ranks_sum);
+
+  // Two communicators in opposite orders on even and odd ranks (run at once: even ranks
+  // wait in c for odd ones waiting in d); a request of the group waited for after its end;
+  // the bucketed allreduce's arrays are the group's copies (scribbled on before the end).
+  nexar_comm_t d = nullptr;
+  PROBE_OK(nexar_comm_dup(c.h, &d));
+  int64_t a = -1, b = -1, ten = 10 * mine;
+  int32_t x[2] = {c.rank, 1}, y[3] = {2, c.rank, 3};
+  void* bufs[2] = {x, y};
+  size_t counts[2] = {2, 3};
+  nexar_request_t req = nullptr;
+  PROBE_OK(nexar_group_start());
+  if (c.rank % 2 == 0) {
+    PROBE_OK(nexar_allreduce(&mine, &a, 1, NEXAR_INT64, NEXAR_SUM, c.h));
+    PROBE_OK(nexar_iallreduce(&ten, &b, 1, NEXAR_INT64, NEXAR_SUM, d, &req));
+  } else {
+    PROBE_OK(nexar_allreduce(&ten, &b, 1, NEXAR_INT64, NEXAR_SUM, d));
+    PROBE_OK(nexar_iallreduce(&mine, &a, 1, NEXAR_INT64, NEXAR_SUM, c.h, &req));
+  }
+  PROBE_OK(nexar_allreduce_bucketed(bufs, counts, 2, NEXAR_INT32, NEXAR_SUM, d));
+  bufs[0] = bufs[1] = nullptr;
+  counts[0] = counts[1] = 1u << 30;
+  PROBE_OK(nexar_group_end());
+  PROBE_OK(nexar_wait(req));
+  PROBE_CHECK(a == ranks_sum && b == 10 * ranks_sum);
+  PROBE_CHECK(x[0] == ranks_sum && x[1] == n && y[0] == 2 * n && y[1] == ranks_sum && y[2] == 3 * n);
+
+  // A collective refused when posted: at once, and by the group's end naming it; the rest runs.
+  PROBE_OK(nexar_group_start());
+  PROBE_CHECK(nexar_allreduce(&mine, &a, 1, NEXAR_INT64, static_cast<nexar_op_t>(99), c.h) ==
+              NEXAR_ERR_INVALID_ARGUMENT);
+  PROBE_OK(nexar_allreduce(&mine, &b, 1, NEXAR_INT64, NEXAR_MAX, d));
+  PROBE_CHECK(nexar_group_end() == NEXAR_ERR_INVALID_ARGUMENT);
+  std::string err = nexar_comm_last_error(nullptr);
+  PROBE_CHECK(err.find("operation 1 of 2 in the group (allreduce)") != std::string::npos);
+  PROBE_CHECK(b == n - 1);
+  PROBE_OK(nexar_comm_destroy(d));
+  PROBE_OK(nexar_barrier(c.h));
+}
+
 // The C++ wrapper: MessageStatus, region(), GroupGuard, iprobe's optional.
 void cpp(const Comm& c) {
   nexar_comm_t d = nullptr;
@@ -374,6 +433,7 @@ void run_all(const Comm& c) {
   group_ring(c);
   group_errors(c);
   group_other_thread(c);
+  group_collectives(c);
   cpp(c);
   std::printf("rank %d: %s ok\n", g_rank, c.name);
 }

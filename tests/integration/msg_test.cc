@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// Messages of unknown size and source, gather/scatter lists and grouped point-to-point,
+// Messages of unknown size and source, gather/scatter lists and groups (point to point and collectives),
 // end to end: msg_probe's scenarios under nexrun, on shared memory and on QUIC, on the
 // world and on a split communicator.
 #include <catch.hpp>
