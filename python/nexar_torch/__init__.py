@@ -8,14 +8,18 @@
     dist.init_process_group("nexar")          # under nexrun, torchrun, or with any store
 
 Under a nexar launcher (nexrun, or srun where libnexar joins by itself) the world group is
-the launcher's world. Otherwise, and for groups of some of the ranks, the group's rank 0
-makes a nexar unique id and passes it through torch's store. Later groups of the whole
-world duplicate the world's communicator (docs/torch.md).
+the launcher's world. Otherwise the group's rank 0 makes a nexar unique id and passes it
+through torch's store. Groups of some of the ranks are split from the world's communicator
+(sharing its connections and shared memory) when the default group is nexar's, else they
+join by a unique id too; later groups of the whole world duplicate the world's
+communicator (docs/torch.md).
 """
+import functools
 import os
 from datetime import timedelta
 
 import torch.distributed as _dist
+from torch.distributed import distributed_c10d as _c10d
 
 from . import _C  # noqa: F401  (loads libnexar and the process group)
 
@@ -58,7 +62,13 @@ def _join_by_store(opts, ranks, timeout, whole):
     return _C._from_unique_id(uid, rank, size, timeout, whole)
 
 
+# The group new_group split from the world on this rank, for _create to hand to torch:
+# (sorted global ranks, group), or None.
+_split = None
+
+
 def _create(opts, pg_options):
+    global _split
     if pg_options is not None:
         raise RuntimeError("nexar backend: process group options are not supported")
     rank, size = opts.group_rank, opts.group_size
@@ -68,9 +78,37 @@ def _create(opts, pg_options):
     timeout = opts.timeout if isinstance(opts.timeout, timedelta) else timedelta(seconds=float(opts.timeout))
     if whole and _C._has_world():
         return _C._dup_world(timeout)
+    if _split is not None and _split[0] == ranks:
+        group, _split = _split[1], None
+        return group
     if default_group and _launcher_world(rank, size):
         return _C._from_launcher(timeout)
     return _join_by_store(opts, ranks, timeout, whole)
 
 
+_torch_new_group = _c10d.new_group
+
+
+@functools.wraps(_torch_new_group)
+def new_group(ranks=None, timeout=_c10d.default_pg_timeout, backend=None, pg_options=None):
+    """torch's new_group, which every rank of the world calls while torch calls a backend only
+    on the group's members: a nexar group of some of the ranks of a nexar world is split from
+    the world here (nexar_comm_split, collective over the world), and torch's call to the
+    backend on the members (_create) takes it."""
+    global _split
+    if (ranks is not None and pg_options is None and _dist.is_initialized() and _C._has_world()
+            and (_dist.Backend(backend) if backend else _dist.get_backend()) == BACKEND):
+        members = sorted(ranks)
+        me = _dist.get_rank()
+        if members != list(range(_dist.get_world_size())):
+            group = _C._split_world(me in members, me, timeout)
+            _split = (members, group) if group is not None else None
+    try:
+        return _torch_new_group(ranks, timeout, backend, pg_options)
+    finally:
+        _split = None  # taken by _create, or not used (torch refused the arguments)
+
+
 _dist.Backend.register_backend(BACKEND, _create, extended_api=True)
+# torch.distributed.new_group, and the one new_subgroups calls.
+_c10d.new_group = _dist.new_group = new_group

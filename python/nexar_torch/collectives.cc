@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// The collectives of ProcessGroupNexar, each one nexar non-blocking call (plus copies where
-// torch passes lists of tensors and nexar wants one buffer).
+// The collectives of ProcessGroupNexar, each one nexar collective, deferred (plus copies
+// where torch passes lists of tensors and nexar wants one buffer).
 #include "nexar_torch/process_group.h"
+
+#include "nexar_torch/nexar_call.h"
 
 #include "nexar_torch/torch_args.h"
 
@@ -11,12 +13,6 @@
 namespace nexar_torch {
 
 namespace {
-
-// A request slot for the call being started.
-nexar_request_t *next_request(InFlight &f) {
-  f.requests.push_back(nullptr);
-  return &f.requests.back();
-}
 
 // Copies flat's consecutive blocks into the tensors of list.
 void copy_out(const at::Tensor &flat, std::vector<at::Tensor> &list) {
@@ -76,9 +72,9 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::broadcast(std::vector<at::Tens
   const at::Tensor &t = single_tensor(tensors, "broadcast");
   check_root(opts.rootRank, getSize(), "broadcast");
   Buffer b = bytes_of(t);
-  return launch(c10d::OpType::BROADCAST, "broadcast", {t}, {t}, [&](InFlight &f) {
-    return nexar_ibroadcast(b.data, b.count, b.dtype, static_cast<int>(opts.rootRank), comm(), next_request(f));
-  });
+  return launch_collective(
+      c10d::OpType::BROADCAST, "broadcast", {t}, {t},
+      nexar_call(nexar_broadcast, nexar_ibroadcast, b.data, b.count, b.dtype, static_cast<int>(opts.rootRank), comm()));
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::allreduce(std::vector<at::Tensor> &tensors,
@@ -86,10 +82,9 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::allreduce(std::vector<at::Tens
   const at::Tensor &t = single_tensor(tensors, "allreduce");
   Reduction r = reduction_for(t, opts.reduceOp, "allreduce");
   premultiplied(t, r, /*in_place=*/true);
-  return launch(c10d::OpType::ALLREDUCE, "allreduce", {t}, {t}, [&](InFlight &f) {
-    return nexar_iallreduce(t.data_ptr(), t.data_ptr(), static_cast<size_t>(t.numel()), r.dtype, r.op, comm(),
-                            next_request(f));
-  });
+  return launch_collective(c10d::OpType::ALLREDUCE, "allreduce", {t}, {t},
+                           nexar_call(nexar_allreduce, nexar_iallreduce, static_cast<const void *>(t.data_ptr()),
+                                      t.data_ptr(), static_cast<size_t>(t.numel()), r.dtype, r.op, comm()));
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::allreduce_coalesced(std::vector<at::Tensor> &tensors,
@@ -97,15 +92,20 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::allreduce_coalesced(std::vecto
   TORCH_CHECK(!tensors.empty(), "nexar allreduce_coalesced: no tensors");
   check_like(tensors, tensors[0], -1, "allreduce_coalesced");
   Reduction r = reduction_for(tensors[0], opts.reduceOp, "allreduce_coalesced");
-  return launch(c10d::OpType::ALLREDUCE_COALESCED, "allreduce_coalesced", tensors, tensors, [&](InFlight &f) {
-    for (const at::Tensor &t : tensors) {
-      premultiplied(t, r, /*in_place=*/true);
-      f.ptrs.push_back(t.data_ptr());
-      f.counts.push_back(static_cast<size_t>(t.numel()));
-    }
-    return nexar_iallreduce_bucketed(f.ptrs.data(), f.counts.data(), f.ptrs.size(), r.dtype, r.op, comm(),
-                                     next_request(f));
-  });
+  std::vector<void *> ptrs;
+  std::vector<size_t> counts;
+  for (const at::Tensor &t : tensors) {
+    premultiplied(t, r, /*in_place=*/true);
+    ptrs.push_back(t.data_ptr());
+    counts.push_back(static_cast<size_t>(t.numel()));
+  }
+  return launch_collective(c10d::OpType::ALLREDUCE_COALESCED, "allreduce_coalesced", tensors, tensors,
+                           [ptrs, counts, r, c = comm()](nexar_request_t *req) {
+                             return req ? nexar_iallreduce_bucketed(ptrs.data(), counts.data(), ptrs.size(), r.dtype,
+                                                                    r.op, c, req)
+                                        : nexar_allreduce_bucketed(ptrs.data(), counts.data(), ptrs.size(), r.dtype,
+                                                                   r.op, c);
+                           });
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::reduce(std::vector<at::Tensor> &tensors,
@@ -117,10 +117,10 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::reduce(std::vector<at::Tensor>
   // it in place is fine everywhere.
   premultiplied(t, r, /*in_place=*/true);
   const bool root = opts.rootRank == getRank();
-  return launch(c10d::OpType::REDUCE, "reduce", {t}, {t}, [&](InFlight &f) {
-    return nexar_ireduce(t.data_ptr(), root ? t.data_ptr() : nullptr, static_cast<size_t>(t.numel()), r.dtype, r.op,
-                         static_cast<int>(opts.rootRank), comm(), next_request(f));
-  });
+  return launch_collective(c10d::OpType::REDUCE, "reduce", {t}, {t},
+                           nexar_call(nexar_reduce, nexar_ireduce, static_cast<const void *>(t.data_ptr()),
+                                      root ? t.data_ptr() : nullptr, static_cast<size_t>(t.numel()), r.dtype, r.op,
+                                      static_cast<int>(opts.rootRank), comm()));
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::_allgather_base(at::Tensor &output, at::Tensor &input,
@@ -128,9 +128,9 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::_allgather_base(at::Tensor &ou
   check_tensor(input, "_allgather_base");
   check_like({output}, input, input.numel() * getSize(), "_allgather_base (output)");
   Buffer in = bytes_of(input);
-  return launch(c10d::OpType::_ALLGATHER_BASE, "_allgather_base", {output}, {input, output}, [&](InFlight &f) {
-    return nexar_iallgather(in.data, output.data_ptr(), in.count, NEXAR_UINT8, comm(), next_request(f));
-  });
+  return launch_collective(c10d::OpType::_ALLGATHER_BASE, "_allgather_base", {output}, {input, output},
+                           nexar_call(nexar_allgather, nexar_iallgather, static_cast<const void *>(in.data),
+                                      output.data_ptr(), in.count, NEXAR_UINT8, comm()));
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::allgather(std::vector<std::vector<at::Tensor>> &outputs,
@@ -143,9 +143,9 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::allgather(std::vector<std::vec
   check_like(list, in, in.numel(), "allgather (output)");
   at::Tensor flat = at::empty({in.numel() * getSize()}, in.options());
   Buffer b = bytes_of(in);
-  auto work = launch(c10d::OpType::ALLGATHER, "allgather", list, {in, flat}, [&](InFlight &f) {
-    return nexar_iallgather(b.data, flat.data_ptr(), b.count, NEXAR_UINT8, comm(), next_request(f));
-  });
+  auto work = launch_collective(c10d::OpType::ALLGATHER, "allgather", list, {in, flat},
+                                nexar_call(nexar_allgather, nexar_iallgather, static_cast<const void *>(b.data),
+                                           flat.data_ptr(), b.count, NEXAR_UINT8, comm()));
   work->on_success = [flat, list]() mutable { copy_out(flat, list); };
   return work;
 }
@@ -168,10 +168,10 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::gather(std::vector<std::vector
     TORCH_CHECK(outputs.empty() || outputs[0].empty(), "nexar gather: only the root passes output tensors");
   }
   Buffer b = bytes_of(in);
-  auto work = launch(c10d::OpType::GATHER, "gather", list, {in, flat}, [&](InFlight &f) {
-    return nexar_igather(b.data, root ? flat.data_ptr() : nullptr, b.count, NEXAR_UINT8,
-                         static_cast<int>(opts.rootRank), comm(), next_request(f));
-  });
+  auto work = launch_collective(c10d::OpType::GATHER, "gather", list, {in, flat},
+                                nexar_call(nexar_gather, nexar_igather, static_cast<const void *>(b.data),
+                                           root ? flat.data_ptr() : nullptr, b.count, NEXAR_UINT8,
+                                           static_cast<int>(opts.rootRank), comm()));
   if (root) work->on_success = [flat, list]() mutable { copy_out(flat, list); };
   return work;
 }
@@ -192,10 +192,10 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::scatter(std::vector<at::Tensor
     TORCH_CHECK(inputs.empty() || inputs[0].empty(), "nexar scatter: only the root passes input tensors");
   }
   Buffer b = bytes_of(out);
-  return launch(c10d::OpType::SCATTER, "scatter", {out}, {out, flat}, [&](InFlight &f) {
-    return nexar_iscatter(root ? flat.data_ptr() : nullptr, b.data, b.count, NEXAR_UINT8,
-                          static_cast<int>(opts.rootRank), comm(), next_request(f));
-  });
+  return launch_collective(c10d::OpType::SCATTER, "scatter", {out}, {out, flat},
+                           nexar_call(nexar_scatter, nexar_iscatter,
+                                      static_cast<const void *>(root ? flat.data_ptr() : nullptr), b.data, b.count,
+                                      NEXAR_UINT8, static_cast<int>(opts.rootRank), comm()));
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::_reduce_scatter_base(at::Tensor &output, at::Tensor &input,
@@ -204,11 +204,10 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::_reduce_scatter_base(at::Tenso
   check_like({input}, output, output.numel() * getSize(), "_reduce_scatter_base (input)");
   Reduction r = reduction_for(input, opts.reduceOp, "_reduce_scatter_base");
   at::Tensor in = premultiplied(input, r, /*in_place=*/false);
-  return launch(c10d::OpType::_REDUCE_SCATTER_BASE, "_reduce_scatter_base", {output}, {in, output},
-                [&](InFlight &f) {
-                  return nexar_ireduce_scatter(in.data_ptr(), output.data_ptr(), static_cast<size_t>(output.numel()),
-                                               r.dtype, r.op, comm(), next_request(f));
-                });
+  return launch_collective(
+      c10d::OpType::_REDUCE_SCATTER_BASE, "_reduce_scatter_base", {output}, {in, output},
+      nexar_call(nexar_reduce_scatter, nexar_ireduce_scatter, static_cast<const void *>(in.data_ptr()),
+                 output.data_ptr(), static_cast<size_t>(output.numel()), r.dtype, r.op, comm()));
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::reduce_scatter(std::vector<at::Tensor> &outputs,
@@ -234,9 +233,9 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::alltoall_base(at::Tensor &outp
                 input.numel(), " elements) and output (", output.numel(),
                 ") must be equal and divisible by the group size ", n, " without split sizes");
     Buffer in = bytes_of(input);
-    return launch(c10d::OpType::ALLTOALL_BASE, "alltoall_base", {output}, {input, output}, [&](InFlight &f) {
-      return nexar_ialltoall(in.data, output.data_ptr(), in.count / n, NEXAR_UINT8, comm(), next_request(f));
-    });
+    return launch_collective(c10d::OpType::ALLTOALL_BASE, "alltoall_base", {output}, {input, output},
+                             nexar_call(nexar_alltoall, nexar_ialltoall, static_cast<const void *>(in.data),
+                                        output.data_ptr(), in.count / n, NEXAR_UINT8, comm()));
   }
   // Split sizes count rows (first dimension); none given on one side means equal rows.
   std::vector<size_t> send_bytes = split_bytes(input, input_splits, n, "input");
@@ -250,11 +249,15 @@ c10::intrusive_ptr<NexarWork> ProcessGroupNexar::launch_alltoallv(const void *se
                                                                   c10d::OpType type, const char *what,
                                                                   std::vector<at::Tensor> outputs,
                                                                   std::vector<at::Tensor> keep_alive) {
-  std::vector<size_t> sd = displacements(send_bytes), rd = displacements(recv_bytes);
-  return launch(type, what, std::move(outputs), std::move(keep_alive), [&](InFlight &f) {
-    return nexar_ialltoallv(send, send_bytes.data(), sd.data(), recv, recv_bytes.data(), rd.data(), NEXAR_UINT8,
-                            comm(), next_request(f));
-  });
+  // The counts and displacements live in the call (nexar reads them when it starts).
+  return launch_collective(type, what, std::move(outputs), std::move(keep_alive),
+                           [send, recv, send_bytes, recv_bytes, sd = displacements(send_bytes),
+                            rd = displacements(recv_bytes), c = comm()](nexar_request_t *req) {
+                             return req ? nexar_ialltoallv(send, send_bytes.data(), sd.data(), recv, recv_bytes.data(),
+                                                           rd.data(), NEXAR_UINT8, c, req)
+                                        : nexar_alltoallv(send, send_bytes.data(), sd.data(), recv, recv_bytes.data(),
+                                                          rd.data(), NEXAR_UINT8, c);
+                           });
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::alltoall(std::vector<at::Tensor> &outputs,

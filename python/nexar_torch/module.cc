@@ -46,6 +46,22 @@ Group dup_world(std::chrono::milliseconds timeout) {
   return ProcessGroupNexar::dup_world(timeout);
 }
 
+// Every rank of the world calls it; None where member is false.
+py::object split_world(bool member, int key, std::chrono::milliseconds timeout) {
+  Group g;
+  {
+    py::gil_scoped_release no_gil;
+    g = ProcessGroupNexar::split_world(member ? 0 : NEXAR_UNDEFINED, key, timeout);
+  }
+  return g ? py::cast(g) : py::none();
+}
+
+std::string origin(const Group &g) {
+  auto *pg = dynamic_cast<ProcessGroupNexar *>(g.get());
+  TORCH_CHECK(pg != nullptr, "nexar backend: not a nexar process group (backend ", g->getBackendName(), ")");
+  return pg->origin();
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_C, m) {
@@ -58,4 +74,7 @@ PYBIND11_MODULE(_C, m) {
         py::arg("whole"), "The group over the job of a unique id (nexar_init_rank).");
   m.def("_has_world", &ProcessGroupNexar::has_world, "Whether the default group's world is alive.");
   m.def("_dup_world", &dup_world, py::arg("timeout"), "A group over a duplicate of the world (nexar_comm_dup).");
+  m.def("_split_world", &split_world, py::arg("member"), py::arg("key"), py::arg("timeout"),
+        "Called by every rank: the group of the world's members, ordered by key (nexar_comm_split), or None.");
+  m.def("_origin", &origin, py::arg("group"), "How a nexar group's communicator was made.");
 }

@@ -3,6 +3,8 @@
 // The group's communicator, its Works, point to point and barrier (collectives.cc has the rest).
 #include "nexar_torch/process_group.h"
 
+#include "nexar_torch/deferred_start.h"
+#include "nexar_torch/nexar_call.h"
 #include "nexar_torch/torch_args.h"
 
 #include <c10/util/Exception.h>
@@ -37,7 +39,7 @@ c10::intrusive_ptr<ProcessGroupNexar> ProcessGroupNexar::from_launcher(std::chro
   nexar_result_t rc = nexar_init(&w);
   auto comm = checked(rc, w, "process group (nexar_init)");
   world = comm;
-  return c10::make_intrusive<ProcessGroupNexar>(std::move(comm), timeout);
+  return c10::make_intrusive<ProcessGroupNexar>(std::move(comm), timeout, "the launcher's world");
 }
 
 c10::intrusive_ptr<ProcessGroupNexar> ProcessGroupNexar::from_unique_id(const nexar_unique_id_t &id, int rank,
@@ -50,7 +52,7 @@ c10::intrusive_ptr<ProcessGroupNexar> ProcessGroupNexar::from_unique_id(const ne
     std::lock_guard<std::mutex> lock(world_mu);
     if (!world.lock()) world = comm;
   }
-  return c10::make_intrusive<ProcessGroupNexar>(std::move(comm), timeout);
+  return c10::make_intrusive<ProcessGroupNexar>(std::move(comm), timeout, "a unique id's job");
 }
 
 bool ProcessGroupNexar::has_world() {
@@ -58,20 +60,45 @@ bool ProcessGroupNexar::has_world() {
   return !world.expired();
 }
 
-c10::intrusive_ptr<ProcessGroupNexar> ProcessGroupNexar::dup_world(std::chrono::milliseconds timeout) {
+namespace {
+
+// The world, for a collective over it: a deferred collective starts first (every rank
+// runs the world's collectives in the same order).
+std::shared_ptr<Comm> world_for(const char *what) {
   std::shared_ptr<Comm> w;
   {
     std::lock_guard<std::mutex> lock(world_mu);
     w = world.lock();
   }
-  TORCH_CHECK(w, "nexar backend: no world to duplicate");
-  nexar_comm_t dup = nullptr;
-  nexar_result_t rc = nexar_comm_dup(w->get(), &dup);
-  return c10::make_intrusive<ProcessGroupNexar>(checked(rc, dup, "process group (nexar_comm_dup of the world)"),
-                                                timeout);
+  TORCH_CHECK(w, "nexar backend: no world to ", what);
+  DeferredStart::get().flush();
+  return w;
 }
 
-ProcessGroupNexar::ProcessGroupNexar(std::shared_ptr<Comm> comm, std::chrono::milliseconds timeout)
+}  // namespace
+
+c10::intrusive_ptr<ProcessGroupNexar> ProcessGroupNexar::dup_world(std::chrono::milliseconds timeout) {
+  std::shared_ptr<Comm> w = world_for("duplicate");
+  nexar_comm_t dup = nullptr;
+  nexar_result_t rc = nexar_comm_dup(w->get(), &dup);
+  TORCH_CHECK(rc == NEXAR_SUCCESS, failure_text("process group (nexar_comm_dup of the world)", rc,
+                                                nexar_comm_last_error(w->get())));
+  return c10::make_intrusive<ProcessGroupNexar>(std::make_shared<Comm>(dup), timeout, "a duplicate of the world");
+}
+
+c10::intrusive_ptr<ProcessGroupNexar> ProcessGroupNexar::split_world(int color, int key,
+                                                                     std::chrono::milliseconds timeout) {
+  std::shared_ptr<Comm> w = world_for("split");
+  nexar_comm_t part = nullptr;
+  nexar_result_t rc = nexar_comm_split(w->get(), color, key, &part);
+  TORCH_CHECK(rc == NEXAR_SUCCESS, failure_text("new_group (nexar_comm_split of the world)", rc,
+                                                nexar_comm_last_error(w->get())));
+  if (part == nullptr) return {};
+  return c10::make_intrusive<ProcessGroupNexar>(std::make_shared<Comm>(part), timeout, "a split of the world");
+}
+
+ProcessGroupNexar::ProcessGroupNexar(std::shared_ptr<Comm> comm, std::chrono::milliseconds timeout,
+                                     const char *origin)
     : c10d::ProcessGroup(
           [&] {
             int r = 0;
@@ -84,26 +111,48 @@ ProcessGroupNexar::ProcessGroupNexar(std::shared_ptr<Comm> comm, std::chrono::mi
             return s;
           }()),
       comm_(std::move(comm)),
-      completer_(std::make_shared<Completer>()) {
+      completer_(std::make_shared<Completer>()),
+      origin_(origin) {
   if (timeout.count() > 0) (void)nexar_comm_set_timeout(comm_->get(), static_cast<double>(timeout.count()) / 1e3);
 }
 
 ProcessGroupNexar::~ProcessGroupNexar() {
-  // Destroying the communicator ends its pending requests, so the completer can drain.
+  // Destroying the communicator ends its pending requests, so the completer can drain; a
+  // deferred collective starts first (the other ranks run it).
+  DeferredStart::get().flush();
   comm_.reset();
   completer_->stop();
+}
+
+c10::intrusive_ptr<NexarWork> ProcessGroupNexar::new_work(c10d::OpType type, const char *what,
+                                                          std::vector<at::Tensor> outputs,
+                                                          std::vector<at::Tensor> keep_alive) {
+  auto work = c10::make_intrusive<NexarWork>(getRank(), type, what, comm(), completer_);
+  work->outputs = std::move(outputs);
+  work->flight.keep_alive = std::move(keep_alive);
+  return work;
 }
 
 c10::intrusive_ptr<NexarWork> ProcessGroupNexar::launch(c10d::OpType type, const char *what,
                                                         std::vector<at::Tensor> outputs,
                                                         std::vector<at::Tensor> keep_alive, const Start &start) {
-  auto work = c10::make_intrusive<NexarWork>(getRank(), type, what, completer_);
-  work->outputs = std::move(outputs);
-  work->flight.keep_alive = std::move(keep_alive);
-  nexar_result_t rc = start(work->flight);
-  if (rc != NEXAR_SUCCESS) {
-    work->flight.start_rc = rc;
-    work->flight.start_error = failure_text(what, rc, nexar_comm_last_error(comm()));
+  DeferredStart::get().flush();  // an earlier collective starts first
+  auto work = new_work(type, what, std::move(outputs), std::move(keep_alive));
+  work->record_start(start(work->flight));
+  return work;
+}
+
+c10::intrusive_ptr<NexarWork> ProcessGroupNexar::launch_collective(c10d::OpType type, const char *what,
+                                                                   std::vector<at::Tensor> outputs,
+                                                                   std::vector<at::Tensor> keep_alive,
+                                                                   Call call) {
+  auto work = new_work(type, what, std::move(outputs), std::move(keep_alive));
+  work->flight.call = std::move(call);
+  if (coalescing_) {
+    DeferredStart::get().flush();
+    work->start_async();
+  } else {
+    DeferredStart::get().defer(work);
   }
   return work;
 }
@@ -140,24 +189,25 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::recvAnysource(std::vector<at::
 }
 
 void ProcessGroupNexar::startCoalescing() {
+  DeferredStart::get().flush();
   nexar_result_t rc = nexar_group_start();
   TORCH_CHECK(rc == NEXAR_SUCCESS, failure_text("batch_isend_irecv (nexar_group_start)", rc,
                                                 nexar_comm_last_error(nullptr)));
+  coalescing_ = true;
 }
 
 void ProcessGroupNexar::endCoalescing(std::vector<c10::intrusive_ptr<c10d::Work>> &) {
   // Starts the batch's sends and receives together and returns once all are done; each
   // Work then reports its own operation's result.
+  coalescing_ = false;
   nexar_result_t rc = nexar_group_end();
   TORCH_CHECK(rc == NEXAR_SUCCESS, failure_text("batch_isend_irecv (nexar_group_end)", rc,
                                                 nexar_comm_last_error(nullptr)));
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::barrier(const c10d::BarrierOptions &) {
-  return launch(c10d::OpType::BARRIER, "barrier", {}, {}, [&](InFlight &f) {
-    f.requests.push_back(nullptr);
-    return nexar_ibarrier(comm(), &f.requests.back());
-  });
+  return launch_collective(c10d::OpType::BARRIER, "barrier", {}, {},
+                           nexar_call(nexar_barrier, nexar_ibarrier, comm()));
 }
 
 }  // namespace nexar_torch

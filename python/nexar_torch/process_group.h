@@ -2,8 +2,10 @@
 // Copyright 2026 The nexar authors
 // ProcessGroupNexar: torch.distributed's process group on a nexar communicator.
 //
-// Every operation checks its tensors, starts nexar's non-blocking call in the caller's
-// thread and returns a NexarWork holding the request (work.h). Operations that only move
+// Every operation checks its tensors and returns a NexarWork (work.h): point to point
+// starts nexar's non-blocking call in the caller's thread; a collective is deferred until
+// its first need (deferred_start.h), so a blocking torch call runs nexar's blocking call
+// on the caller's thread. Operations that only move
 // data move bytes, so every torch dtype works; reductions map dtype and op (torch_args.h).
 // Operations nexar has no single call for are built from its calls:
 // list outputs are gathered into one buffer and copied out after completion.
@@ -46,8 +48,14 @@ class ProcessGroupNexar final : public c10d::ProcessGroup {
   // (nexar_comm_dup: collective over the world).
   static bool has_world();
   static c10::intrusive_ptr<ProcessGroupNexar> dup_world(std::chrono::milliseconds timeout);
+  // A group over the world's ranks of one color, ordered by key (nexar_comm_split:
+  // collective over the world, every rank calls it); null where color is NEXAR_UNDEFINED.
+  static c10::intrusive_ptr<ProcessGroupNexar> split_world(int color, int key, std::chrono::milliseconds timeout);
 
-  ProcessGroupNexar(std::shared_ptr<Comm> comm, std::chrono::milliseconds timeout);
+  // How the group's communicator was made ("the launcher's world", "a unique id's job",
+  // "a duplicate of the world", "a split of the world").
+  ProcessGroupNexar(std::shared_ptr<Comm> comm, std::chrono::milliseconds timeout, const char *origin);
+  const char *origin() const { return origin_; }
   ~ProcessGroupNexar() override;
 
   const std::string getBackendName() const override { return "nexar"; }
@@ -94,10 +102,17 @@ class ProcessGroupNexar final : public c10d::ProcessGroup {
 
  private:
   using Start = std::function<nexar_result_t(InFlight &)>;
-  // A Work for one operation: runs start (which posts requests into the flight), records a
-  // failed start with nexar's message, and returns the Work (completed later).
+  // A Work for one point-to-point operation: runs start (which posts requests into the
+  // flight) now, records a failed start with nexar's message, and returns the Work.
   c10::intrusive_ptr<NexarWork> launch(c10d::OpType type, const char *what, std::vector<at::Tensor> outputs,
                                        std::vector<at::Tensor> keep_alive, const Start &start);
+  // A Work for one collective, nexar's call deferred (deferred_start.h); inside
+  // batch_isend_irecv's coalescing it starts at once (the nexar group holds it).
+  c10::intrusive_ptr<NexarWork> launch_collective(c10d::OpType type, const char *what,
+                                                  std::vector<at::Tensor> outputs, std::vector<at::Tensor> keep_alive,
+                                                  Call call);
+  c10::intrusive_ptr<NexarWork> new_work(c10d::OpType type, const char *what, std::vector<at::Tensor> outputs,
+                                         std::vector<at::Tensor> keep_alive);
   // All-to-all of bytes: send_bytes[j] from send's consecutive blocks to rank j,
   // recv_bytes[i] into recv's consecutive blocks from rank i (nexar_ialltoallv).
   c10::intrusive_ptr<NexarWork> launch_alltoallv(const void *send, const std::vector<size_t> &send_bytes, void *recv,
@@ -107,6 +122,8 @@ class ProcessGroupNexar final : public c10d::ProcessGroup {
 
   std::shared_ptr<Comm> comm_;
   std::shared_ptr<Completer> completer_;
+  bool coalescing_ = false;  // between startCoalescing and endCoalescing
+  const char *origin_;
 };
 
 }  // namespace nexar_torch

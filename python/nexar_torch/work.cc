@@ -2,6 +2,7 @@
 // Copyright 2026 The nexar authors
 #include "nexar_torch/work.h"
 
+#include "nexar_torch/deferred_start.h"
 #include "nexar_torch/torch_args.h"
 
 #include <ATen/core/jit_type.h>
@@ -57,8 +58,20 @@ void Completer::run() {
   }
 }
 
-NexarWork::NexarWork(int rank, c10d::OpType type, const char *what, std::weak_ptr<Completer> completer)
-    : c10d::Work(rank, type), what_(what), completer_(std::move(completer)) {}
+NexarWork::NexarWork(int rank, c10d::OpType type, const char *what, nexar_comm_t comm,
+                     std::weak_ptr<Completer> completer)
+    : c10d::Work(rank, type), what_(what), comm_(comm), completer_(std::move(completer)) {}
+
+void NexarWork::start_async() {
+  flight.requests.push_back(nullptr);
+  record_start(flight.call(&flight.requests.back()));
+}
+
+void NexarWork::record_start(nexar_result_t rc) {
+  if (rc == NEXAR_SUCCESS) return;
+  flight.start_rc = rc;
+  flight.start_error = failure_text(what_, rc, nexar_comm_last_error(comm_));
+}
 
 NexarWork::~NexarWork() {
   if (flight.requests.empty()) return;
@@ -74,7 +87,13 @@ void NexarWork::complete() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (completed_) return;
   }
-  std::string error = flight.wait_all(what_);
+  std::string error;
+  if (DeferredStart::get().take(this)) {
+    nexar_result_t rc = flight.call(nullptr);  // blocking, on this thread
+    if (rc != NEXAR_SUCCESS) error = failure_text(what_, rc, nexar_comm_last_error(comm_));
+  } else {
+    error = flight.wait_all(what_);
+  }
   if (flight.want_source) source_rank = flight.source;
   if (error.empty() && on_success) {
     try {
@@ -106,6 +125,7 @@ void NexarWork::finish_with(const std::string &error) {
 }
 
 bool NexarWork::isCompleted() {
+  DeferredStart::get().start(this);  // a deferred collective is tested once started
   // nexar_test would free a receive without telling its sender: that one completes on the
   // Completer thread (nexar_wait_status), and is done when the thread is.
   if (flight.want_source) complete_in_background();

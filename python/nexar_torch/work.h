@@ -2,12 +2,14 @@
 // Copyright 2026 The nexar authors
 // A torch Work over nexar requests, and the thread that completes the ones nobody waits on.
 //
-// A collective starts at once (nexar's non-blocking call, in the caller's thread) and its Work
-// holds the requests. Whoever needs the result first completes it: wait() in the caller's
-// thread (no thread hand-off on the common blocking path), isCompleted() by testing, or the
-// group's Completer thread once someone asked for a Future (DDP) or dropped the Work undone.
-// Completion waits for the requests, runs the copy-out step on success, then finishes the
-// Work and its Future; a nexar failure becomes the Work's exception, naming the call.
+// A point-to-point operation starts at once (nexar's non-blocking call, in the caller's
+// thread) and its Work holds the requests; a collective is deferred (deferred_start.h) and
+// holds nexar's call until it is run blocking or started. Whoever needs the result first
+// completes the Work: wait() in the caller's thread (a deferred collective runs there, with
+// no thread hand-off), isCompleted() by testing, or the group's Completer thread once
+// someone asked for a Future (DDP) or dropped the Work undone. Completion runs or waits,
+// runs the copy-out step on success, then finishes the Work and its Future; a nexar
+// failure becomes the Work's exception, naming the call.
 #pragma once
 
 #include <ATen/core/ivalue.h>
@@ -26,12 +28,15 @@
 
 namespace nexar_torch {
 
+// A deferred collective's nexar call: req is the non-blocking form's request slot, or null
+// for the blocking form (nexar_call.h).
+using Call = std::function<nexar_result_t(nexar_request_t *req)>;
+
 // The requests of one operation and what must stay alive until they complete.
 struct InFlight {
   std::vector<nexar_request_t> requests;
   std::vector<at::Tensor> keep_alive;  // buffers nexar reads or writes
-  std::vector<void *> ptrs;            // bucketed allreduce's arrays
-  std::vector<size_t> counts;
+  Call call;  // a collective's call; holds the arrays nexar reads while it runs (counts, pointers)
   nexar_result_t start_rc = NEXAR_SUCCESS;  // a failed start: reported once the others end
   std::string start_error;
   bool want_source = false;  // a receive from any source: its one request's sender goes to source
@@ -63,8 +68,13 @@ class Completer {
 
 class NexarWork final : public c10d::Work {
  public:
-  NexarWork(int rank, c10d::OpType type, const char *what, std::weak_ptr<Completer> completer);
+  NexarWork(int rank, c10d::OpType type, const char *what, nexar_comm_t comm, std::weak_ptr<Completer> completer);
   ~NexarWork() override;
+
+  // Starts flight.call's non-blocking form (by DeferredStart, under its lock).
+  void start_async();
+  // Records a failed start with nexar's message (reported when the Work completes).
+  void record_start(nexar_result_t rc);
 
   InFlight flight;
   std::vector<at::Tensor> outputs;  // result() and the Future's value
@@ -87,6 +97,7 @@ class NexarWork final : public c10d::Work {
   // the group is gone.
   void complete_in_background();
   const char *what_;
+  nexar_comm_t comm_;  // where nexar records the call's error text
   std::weak_ptr<Completer> completer_;
   std::mutex complete_mu_;  // held while completing; try-locked by isCompleted
   c10::intrusive_ptr<c10::ivalue::Future> future_;

@@ -2,11 +2,13 @@
 # Copyright 2026 The nexar authors
 """new_group of some of the ranks (several, overlapping, ranks left out), receives from any
 source, and batch_isend_irecv, exact, on the "nexar" backend with 4 or more ranks (under
-nexrun or torchrun: a subgroup joins by a unique id through torch's store either way)."""
+nexrun or torchrun: a subgroup is a split of the world's communicator either way)."""
 import time
 
 import torch
 import torch.distributed as dist
+
+import nexar_torch
 
 from common import done, init
 
@@ -32,6 +34,14 @@ g_head, g_tail = dist.new_group(head), dist.new_group(tail)
 for g, members in ((g_evens, evens), (g_odds, odds), (g_head, head), (g_tail, tail)):
     check_allreduce(g, members)
     assert (dist.get_world_size(g) == len(members)) == (rank in members)
+    if rank in members:
+        assert nexar_torch._C._origin(g) == "a split of the world", nexar_torch._C._origin(g)
+# torch's module-level new_group (what new_subgroups calls; it needs CUDA in torch 1.13) splits too.
+pair = dist.distributed_c10d.new_group([0, 1])
+if rank < 2:
+    assert nexar_torch._C._origin(pair) == "a split of the world" and dist.get_world_size(pair) == 2
+    check_allreduce(pair, [0, 1])
+assert nexar_torch._C._origin(dist.new_group()) == "a duplicate of the world"
 
 # Both overlapping groups in flight at once on the ranks in both.
 mine = [(g, m) for g, m in ((g_head, head), (g_tail, tail)) if rank in m]

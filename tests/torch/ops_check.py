@@ -159,4 +159,18 @@ w = dist.barrier(async_op=True)
 w.wait()
 assert w.is_completed()
 
+# An async collective this rank does not look at starts anyway (the 1 ms starter tick): rank
+# 0 waits outside nexar (torch's store) for the other ranks, who finish the all_reduce
+# first; unstarted on rank 0, theirs would never end.
+store = dist.distributed_c10d._get_default_store()
+t = value_of(rank, 10, torch.float32)
+if rank == 0:
+    w = dist.all_reduce(t, async_op=True)
+    store.wait([f"ops_check/reduced{r}" for r in range(1, n)])
+    w.wait()
+else:
+    dist.all_reduce(t)
+    store.set(f"ops_check/reduced{rank}", "1")
+same(t, reference(Op.SUM, 10, torch.float32), "async all_reduce started by the starter thread")
+
 done("torch_ops")
