@@ -285,19 +285,23 @@ NEXAR_API nexar_result_t nexar_sendv(const nexar_iovec_t *iov, size_t n, int pee
 /** base is written through. */
 NEXAR_API nexar_result_t nexar_recvv(const nexar_iovec_t *iov, size_t n, int source, int tag, nexar_comm_t comm, nexar_status_t *status);
 
-/* ---- grouped point-to-point (NCCL's ncclGroupStart/End) ----
+/* ---- groups of point-to-point operations and collectives (NCCL's ncclGroupStart/End) ----
  * Between start and end, nexar_isend/nexar_irecv/nexar_send/nexar_recv (and
- * nexar_recv_status, nexar_sendv, nexar_recvv) on any communicator are only posted;
- * nexar_group_end starts them together (receives first) and returns when all are complete
- * (blocking calls inside a group do not block; their buffers, and statuses filled at the
- * end, must stay valid until nexar_group_end returns). Groups nest (counted): only the
+ * nexar_recv_status, nexar_sendv, nexar_recvv) and the collectives (blocking and
+ * non-blocking, fixed and per-rank counts) on any communicator are only posted;
+ * nexar_group_end starts them together (receives, then sends, then the collectives, each
+ * queued on its communicator in posting order, so each communicator runs them in the
+ * order posted) and returns when all are complete (blocking calls inside a group do not
+ * block; their buffers, and statuses filled at the end, must stay valid until
+ * nexar_group_end returns; count and pointer arrays are copied when posted). Groups nest (counted): only the
  * outermost end starts the operations. Per thread. An argument error is returned by the
  * call at once and again by nexar_group_end; an operation that fails when started or run
  * makes nexar_group_end return its error, naming the operation ("operation 2 of 4 in the
  * group (receive from rank 1 (tag 0)) failed: ..."), after every other operation finished.
  * Requests of a group are waited for (and freed) with nexar_wait as usual, after
  * nexar_group_end; waiting for one before it returns NEXAR_ERR_INVALID_ARGUMENT (the
- * operation still runs at the end). Collectives and probes inside a group run at once.
+ * operation still runs at the end). Probes and communicator creation inside a group run
+ * at once.
  * nexar_group_end without a start: NEXAR_ERR_INVALID_ARGUMENT. */
 NEXAR_API nexar_result_t nexar_group_start(void);
 NEXAR_API nexar_result_t nexar_group_end(void);
