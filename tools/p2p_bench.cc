@@ -2,10 +2,13 @@
 // Copyright 2026 The nexar authors
 // nexar-p2p-bench: ping-pong between ranks 0 and 1 over whatever transport joins them.
 //   nexrun -np 2 nexar-p2p-bench [-b MIN] [-e MAX] [-f FACTOR] [-t SECONDS-PER-SIZE]
-//                                [-v REGIONS [-m sendv|packed]]
+//                                [-v REGIONS [-m sendv|packed]] [-r]
 // -v: each message is REGIONS equal regions of the buffers, sent with nexar_sendv and
 // received with nexar_recvv (-m sendv), or packed into a contiguous copy, sent, received
 // and unpacked by hand (-m packed), to compare the two.
+// -r: beside each size's ping-pong, rank 0 also times remote procedure calls to rank 1
+// (nexar_rpc_call: the arguments are the message, the handler answers them back) while
+// rank 1 waits in a barrier: the median call, and its ratio to the send/recv round trip.
 // Method (../shared/design/BENCHMARKS.md): page-aligned buffers touched first, one
 // correctness check per size, a warm-up that estimates the cost (agreed by both ranks),
 // then K round trips with K = target time / cost clamped to [5, 20000]; each sample is
@@ -49,6 +52,26 @@ size_t parse_size(const char* s) {
 size_t g_regions = 0;
 bool g_packed = false;
 std::vector<unsigned char> g_pack;  // the packed copy (-m packed)
+bool g_rpc = false;                 // -r
+
+// The benchmark's RPC function: answers its arguments back.
+nexar_result_t echo(void*, int, const void* args, size_t n, nexar_rpc_reply_t reply) {
+  return nexar_rpc_reply_set(reply, args, n);
+}
+
+void rpc_round_trip(unsigned char* sbuf, unsigned char* rbuf, size_t n) {
+  size_t got = 0;
+  ok(nexar_rpc_call(world, 1, 1, sbuf, n, rbuf, n, &got), "rpc_call");
+  if (got != n) {
+    std::fprintf(stderr, "nexar-p2p-bench: RPC result of %zu bytes for %zu\n", got, n);
+    std::exit(1);
+  }
+}
+
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
 
 // buf's n bytes as g_regions regions, each followed by a gap of 64 bytes (buffers are
 // allocated with room for them).
@@ -117,17 +140,22 @@ void round_trip(int rank, unsigned char* sbuf, unsigned char* rbuf, size_t n) {
 int main(int argc, char** argv) {
   size_t min_b = 8, max_b = 64u << 20;
   double factor = 8, target = 1.0;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  for (int i = 1; i < argc; i += 2) {
+    if (i + 1 == argc && std::string(argv[i]) != "-r") {
+      std::fprintf(stderr, "nexar-p2p-bench: %s needs a value\n", argv[i]);
+      return 2;
+    }
     std::string a = argv[i];
     if (a == "-b") min_b = parse_size(argv[i + 1]);
     else if (a == "-e") max_b = parse_size(argv[i + 1]);
     else if (a == "-f") factor = std::atof(argv[i + 1]);
     else if (a == "-t") target = std::atof(argv[i + 1]);
+    else if (a == "-r") g_rpc = true, --i;
     else if (a == "-v") g_regions = static_cast<size_t>(std::atol(argv[i + 1]));
     else if (a == "-m" && (std::string(argv[i + 1]) == "sendv" || std::string(argv[i + 1]) == "packed"))
       g_packed = std::string(argv[i + 1]) == "packed";
     else {
-      std::fprintf(stderr, "usage: nexar-p2p-bench [-b MIN] [-e MAX] [-f FACTOR] [-t SECONDS] [-v REGIONS [-m sendv|packed]]\n");
+      std::fprintf(stderr, "usage: nexar-p2p-bench [-b MIN] [-e MAX] [-f FACTOR] [-t SECONDS] [-v REGIONS [-m sendv|packed]] [-r]\n");
       return 2;
     }
   }
@@ -141,7 +169,13 @@ int main(int argc, char** argv) {
   }
   if (rank == 0 && g_regions)
     std::printf("# %zu regions per message, %s\n", g_regions, g_packed ? "packed copy + send/recv + unpack" : "sendv/recvv");
-  if (rank == 0) std::printf("%12s %10s %14s %14s %12s\n", "bytes", "iters", "rtt_med(us)", "oneway(us)", "GB/s");
+  if (g_rpc) ok(nexar_rpc_register(world, 1, echo, nullptr), "rpc_register");
+  ok(nexar_barrier(world), "barrier");
+  if (rank == 0) {
+    std::printf("%12s %10s %14s %14s %12s", "bytes", "iters", "rtt_med(us)", "oneway(us)", "GB/s");
+    if (g_rpc) std::printf(" %14s %10s", "rpc_med(us)", "rpc/rtt");
+    std::printf("\n");
+  }
   for (size_t n = min_b; n <= max_b; n = std::max(n + 1, static_cast<size_t>(n * factor))) {
     unsigned char *sbuf = nullptr, *rbuf = nullptr;
     const size_t room = n + 64 * g_regions + 1;
@@ -174,9 +208,21 @@ int main(int argc, char** argv) {
       samples.push_back(now() - a);
     }
     if (rank == 0) {
-      std::nth_element(samples.begin(), samples.begin() + static_cast<long>(samples.size() / 2), samples.end());
-      double med = samples[samples.size() / 2];
-      std::printf("%12zu %10ld %14.2f %14.2f %12.3f\n", n, k, med * 1e6, med * 0.5e6, n / (med / 2) / 1e9);
+      const double med = median(samples);
+      std::printf("%12zu %10ld %14.2f %14.2f %12.3f", n, k, med * 1e6, med * 0.5e6, n / (med / 2) / 1e9);
+      if (g_rpc) {
+        rpc_round_trip(sbuf, rbuf, n);  // warm-up, then the same number of calls
+        for (long i = 0; i < std::min(warm, k); ++i) rpc_round_trip(sbuf, rbuf, n);
+        std::vector<double> calls;
+        for (long i = 0; i < k; ++i) {
+          const double a = now();
+          rpc_round_trip(sbuf, rbuf, n);
+          calls.push_back(now() - a);
+        }
+        const double rpc = median(calls);
+        std::printf(" %14.2f %10.2f", rpc * 1e6, rpc / med);
+      }
+      std::printf("\n");
       std::fflush(stdout);
     }
     ok(nexar_barrier(world), "barrier");

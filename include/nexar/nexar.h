@@ -413,6 +413,46 @@ NEXAR_API nexar_result_t nexar_ialltoallv(const void *sendbuf, const size_t *sen
 NEXAR_API nexar_result_t nexar_ireduce_scatter_v(const void *sendbuf, void *recvbuf, const size_t *recvcounts, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm, nexar_request_t *req);
 
 /* ------------------------------------------------------------------------------------ */
+/* Remote procedure calls                                                                 */
+/* ------------------------------------------------------------------------------------ */
+/*
+ * A rank registers functions by number on a communicator; any member (itself included)
+ * calls them with argument bytes and gets result bytes back. No serve loop: handlers run
+ * on a library thread of the communicator (started by the first call that arrives), one
+ * call at a time per communicator in arrival order, whether the program is inside a nexar
+ * call or not. A handler may block and call nexar, but a call from a handler to its own
+ * communicator's handlers on the same rank waits behind itself (it times out). Register
+ * before the others call (e.g. register, then nexar_barrier): a call that arrives first
+ * finds no function. Calls on a communicator being destroyed fail or time out; destroy
+ * it once the calls to this rank are done (a barrier after them).
+ * Every call waits at most the communicator's timeout (NEXAR_ERR_TIMEOUT, the
+ * communicator stays usable and a late reply is dropped); a target that dies gives
+ * NEXAR_ERR_PEER_LOST. Details: docs/rpc.md.
+ */
+typedef struct nexar_rpc_reply *nexar_rpc_reply_t;
+/** A handler: caller is the calling rank in comm; args are valid during the call. Its
+ *  result is what it passes to nexar_rpc_reply_set (none: empty). A result other than
+ *  NEXAR_SUCCESS fails the caller's call with that result. */
+typedef nexar_result_t (*nexar_rpc_fn)(void *user, int caller, const void *args, size_t args_bytes, nexar_rpc_reply_t reply);
+/** fn runs on a library thread, one call at a time per communicator, while the program is
+ *  inside or outside nexar calls; a handler that returns an error fails the caller's call
+ *  with that error. Registering an fn_id twice: NEXAR_ERR_INVALID_ARGUMENT. Local. */
+NEXAR_API nexar_result_t nexar_rpc_register(nexar_comm_t comm, uint32_t fn_id, nexar_rpc_fn fn, void *user);
+/** Sets the result of the call being handled (copies; a second call replaces it).
+ *  NEXAR_ERR_INVALID_ARGUMENT for a NULL reply, or NULL data with bytes > 0. */
+NEXAR_API nexar_result_t nexar_rpc_reply_set(nexar_rpc_reply_t reply, const void *data, size_t bytes);  /* copies */
+/** Calls fn_id at rank target of comm with args (copied at once) and waits for its result:
+ *  up to capacity bytes written to result, its size to *result_bytes (may be NULL).
+ *  Unknown fn_id at the target: NEXAR_ERR_INVALID_ARGUMENT naming it. A result larger than
+ *  capacity: NEXAR_ERR_INVALID_ARGUMENT with the size in *result_bytes (nothing written).
+ *  target may be the caller itself. Many calls may be in flight from many threads; each
+ *  gets its own reply. Also NEXAR_ERR_PEER_LOST, NEXAR_ERR_TIMEOUT, NEXAR_ERR_ABORTED. */
+NEXAR_API nexar_result_t nexar_rpc_call(nexar_comm_t comm, int target, uint32_t fn_id, const void *args, size_t args_bytes, void *result, size_t capacity, size_t *result_bytes);
+/** nexar_rpc_call that returns at once: nexar_wait / nexar_test on *req give the call's
+ *  result; result and *result_bytes are written by then (keep them valid until). */
+NEXAR_API nexar_result_t nexar_rpc_icall(nexar_comm_t comm, int target, uint32_t fn_id, const void *args, size_t args_bytes, void *result, size_t capacity, size_t *result_bytes, nexar_request_t *req);
+
+/* ------------------------------------------------------------------------------------ */
 /* Requests                                                                               */
 /* ------------------------------------------------------------------------------------ */
 

@@ -12,6 +12,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -192,12 +194,13 @@ class Communicator {
   Communicator() = default;
   explicit Communicator(nexar_comm_t adopt) : comm_(adopt) {}
   Communicator(Communicator&& o) noexcept
-      : comm_(std::exchange(o.comm_, nullptr)), pending_(std::move(o.pending_)) {}
+      : comm_(std::exchange(o.comm_, nullptr)), pending_(std::move(o.pending_)), rpc_handlers_(std::move(o.rpc_handlers_)) {}
   Communicator& operator=(Communicator&& o) noexcept {
     if (this != &o) {
       reset();
       comm_ = std::exchange(o.comm_, nullptr);
       pending_ = std::move(o.pending_);
+      rpc_handlers_ = std::move(o.rpc_handlers_);
     }
     return *this;
   }
@@ -486,6 +489,35 @@ class Communicator {
     check(nexar_comm_shrink(comm_, &c), comm_, "nexar_comm_shrink");
     return Communicator(c);
   }
+  // Remote procedure calls (nexar_rpc_*). A handler gets the caller's rank and the argument
+  // bytes and returns the result bytes; an Error it throws fails the caller's call with its
+  // code (another exception: NEXAR_ERR_INTERNAL). It runs on a library thread, one call at
+  // a time per communicator, and lives as long as this Communicator.
+  using RpcHandler = std::function<std::vector<uint8_t>(int caller, std::span<const uint8_t> args)>;
+  void rpc_register(uint32_t fn_id, RpcHandler h) {
+    auto owned = std::make_unique<RpcHandler>(std::move(h));
+    check(nexar_rpc_register(comm_, fn_id, &Communicator::run_rpc_handler, owned.get()), comm_, "nexar_rpc_register");
+    rpc_handlers_.push_back(std::move(owned));
+  }
+  // Calls fn_id at target and waits: its result, at most capacity bytes (a larger one
+  // throws NEXAR_ERR_INVALID_ARGUMENT, the handler having run once).
+  std::vector<uint8_t> rpc_call(int target, uint32_t fn_id, std::span<const uint8_t> args, size_t capacity = 4096) {
+    std::vector<uint8_t> result(capacity);
+    size_t n = 0;
+    check(nexar_rpc_call(comm_, target, fn_id, args.data(), args.size(), result.data(), result.size(), &n), comm_,
+          "nexar_rpc_call");
+    result.resize(n);
+    return result;
+  }
+  // Starts a call: result and *result_bytes are written once the Request completes.
+  Request rpc_icall(int target, uint32_t fn_id, std::span<const uint8_t> args, std::span<uint8_t> result,
+                    size_t* result_bytes) {
+    nexar_request_t r = nullptr;
+    check(nexar_rpc_icall(comm_, target, fn_id, args.data(), args.size(), result.data(), result.size(), result_bytes, &r),
+          comm_, "nexar_rpc_icall");
+    return Request(r);
+  }
+
   // Ranks known failed here, ascending (local).
   std::vector<int> failed_ranks() const {
     size_t n = 0;
@@ -524,8 +556,21 @@ class Communicator {
     pending_.clear();  // each Request waits for its operation
     if (comm_) (void)nexar_comm_destroy(std::exchange(comm_, nullptr));
   }
+  static nexar_result_t run_rpc_handler(void* user, int caller, const void* args, size_t bytes, nexar_rpc_reply_t reply) {
+    try {
+      const auto* a = static_cast<const uint8_t*>(args);
+      std::vector<uint8_t> out = (*static_cast<RpcHandler*>(user))(caller, std::span<const uint8_t>(a, a ? bytes : 0));
+      return nexar_rpc_reply_set(reply, out.data(), out.size());
+    } catch (const Error& e) {
+      return e.code();
+    } catch (...) {
+      return NEXAR_ERR_INTERNAL;
+    }
+  }
   nexar_comm_t comm_ = nullptr;
   std::vector<Request> pending_;  // numr-style sends and receives awaiting sync()
+  // Outlive the communicator (reset() destroys it first): its thread may run them until then.
+  std::vector<std::unique_ptr<RpcHandler>> rpc_handlers_;
 };
 
 // The groups of 3-D parallel training with numr's CommunicatorGroup layout: world ranks in

@@ -75,6 +75,12 @@ Status wait_request(nexar_request_t req) {
     return Status(NEXAR_ERR_INVALID_ARGUMENT, "the request was posted in a group not ended yet (call nexar_group_end first)");
   NX_RETURN_IF_ERROR(group::await_start(req, req->comm->timeout()));  // another thread's group
   if (req->p2p) return wait_p2p(*req->comm, req->p2p, req->mark);
+  if (req->rpc) {
+    size_t n = 0;
+    Status st = req->rpc->finish(req->comm->deadline(), &n);
+    if (req->rpc_result_bytes) *req->rpc_result_bytes = n;
+    return st;
+  }
   if (!req->coll) return req->early;  // a grouped operation that could not start
   return wait_collective(*req->comm, *req->coll);
 }
@@ -192,7 +198,9 @@ NEXAR_API nexar_result_t nexar_test(nexar_request_t req, int* done) {
   // This thread's open group: "complete" so nexar_wait refuses it; another thread's: not yet.
   const bool complete = req->grouped.load(std::memory_order_acquire)
                             ? nexar::api::group::holds(req)
-                            : (req->p2p ? req->p2p->is_done() : !req->coll || req->coll->is_done());
+                            : req->p2p ? req->p2p->is_done()
+                              : req->rpc ? req->rpc->is_done()
+                                         : !req->coll || req->coll->is_done();
   if (!complete) {
     *done = 0;
     return NEXAR_IN_PROGRESS;

@@ -13,6 +13,7 @@
 #include "collectives/collective.h"
 #include "comm/coll_queue.h"
 #include "comm/comm.h"
+#include "comm/rpc_call.h"
 #include "p2p/request.h"
 
 // Handles are never freed (api::new_handle / release_handle): a destroyed one has serial 0
@@ -33,6 +34,8 @@ struct nexar_request {
   // after setting p2p/mark/early; another thread may wait for that (api::group::await_start).
   std::atomic<bool> grouped{false};
   nexar::Status early;              // why a grouped operation could not start
+  std::unique_ptr<nexar::comm::rpc::Call> rpc;  // or a remote procedure call,
+  size_t* rpc_result_bytes = nullptr;           // with where its result's size goes
 };
 
 namespace nexar::api {

@@ -367,7 +367,7 @@ std::shared_ptr<comm::Comm> make_world_comm(const std::shared_ptr<World>& world,
   info->ft = world->ft();
   info->ft->set_shm(world->shm_hub());
   info->contexts.reserve(0);
-  info->contexts.reserve(p2p::kControlContext);
+  info->contexts.reserve(comm::block_base(p2p::kControlContext));
   World* w = world.get();  // info->owner keeps it alive
   info->on_broken = [w](const Status& why) { w->on_comm_broken(why); };
   std::vector<int> members(static_cast<size_t>(world->info().world_size));

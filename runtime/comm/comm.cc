@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "comm/ft_service.h"
+#include "comm/rpc_service.h"
 #include "core/log.h"
 #include "core/params.h"
 
@@ -47,13 +48,17 @@ Comm::Comm(std::shared_ptr<WorldInfo> world, uint32_t ctx_base, std::vector<int>
   }
   world_->engine->register_context(p2p_context(), members_);
   world_->engine->register_context(coll_context(), members_);
+  world_->engine->register_context(rpc_context(), members_);
   if (world_->ft) world_->ft->attach(ctx_base_, members_, rank_);
+  rpc_ = std::make_unique<rpc::Service>(*this);
 }
 
 Comm::~Comm() {
+  rpc_.reset();  // its thread may use the contexts until it is joined
   if (world_->ft) world_->ft->detach(ctx_base_);
   world_->engine->unregister_context(p2p_context());
   world_->engine->unregister_context(coll_context());
+  world_->engine->unregister_context(rpc_context());
   world_->contexts.release(ctx_base_);
 }
 
@@ -114,6 +119,7 @@ void Comm::abort(const Status& why) {
   // Peers blocked on this rank learn at once instead of waiting for their own timeout.
   engine().abort_context(p2p_context(), why, true);
   engine().abort_context(coll_context(), why, true);
+  engine().abort_context(rpc_context(), why, true);
 }
 
 void Comm::revoke() {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// A communicator: a group of world ranks with two private message spaces (context ids):
-// one for user point-to-point, one for collectives, so the two never mix. All
-// communicators of a process share one engine and its links.
+// A communicator: a group of world ranks with private message spaces (context ids): one
+// for user point-to-point, one for collectives, one for remote procedure calls, so they
+// never mix. All communicators of a process share one engine and its links.
 #pragma once
 
 #include <atomic>
@@ -27,6 +27,9 @@ namespace nexar::comm {
 namespace ft {
 class Service;
 }
+namespace rpc {
+class Service;
+}
 
 // What every communicator of the process shares: the engine and facts about the world.
 struct WorldInfo {
@@ -47,8 +50,8 @@ struct WorldInfo {
 
 class Comm {
  public:
-  // members: world ranks in comm rank order; this process is members[my_rank]. ctx_base
-  // (and ctx_base + 1) must be reserved in world->contexts; the Comm releases them.
+  // members: world ranks in comm rank order; this process is members[my_rank]. ctx_base's
+  // block of context ids must be reserved in world->contexts; the Comm releases it.
   Comm(std::shared_ptr<WorldInfo> world, uint32_t ctx_base, std::vector<int> members, int my_rank, double timeout_s);
   ~Comm();
 
@@ -66,6 +69,9 @@ class Comm {
   int world_rank_of(int r) const { return members_[static_cast<size_t>(r)]; }
   uint32_t p2p_context() const { return ctx_base_; }
   uint32_t coll_context() const { return ctx_base_ + 1; }
+  uint32_t rpc_context() const { return ctx_base_ + 2; }
+  // The remote procedure calls this rank serves (comm/rpc_service.h).
+  rpc::Service& rpc() { return *rpc_; }
   p2p::Engine& engine() const { return *world_->engine; }
   const std::shared_ptr<WorldInfo>& world() const { return world_; }
 
@@ -140,6 +146,7 @@ class Comm {
   std::unique_ptr<SlotArea> slots_;
   trace::CommRecorder recorder_;  // outlives colls_ (whose worker may still record)
   CollQueue colls_;
+  std::unique_ptr<rpc::Service> rpc_;  // made last, stopped first
 };
 
 bool is_fatal(nexar_result_t code);

@@ -23,8 +23,8 @@ uint64_t mix(uint64_t x) {  // splitmix64's finaliser
 
 uint32_t child_context(uint32_t parent_base, uint32_t child_number, int color, uint32_t salt) {
   uint64_t h = mix(mix(mix(parent_base) ^ child_number) ^ static_cast<uint32_t>(color)) ^ mix(salt);
-  uint32_t base = static_cast<uint32_t>(h) & ~1u;
-  return base == 0 || base == p2p::kControlContext ? 2 : base;
+  uint32_t base = block_base(static_cast<uint32_t>(h));
+  return base == 0 || base == block_base(p2p::kControlContext) ? kContextsPerComm : base;
 }
 
 namespace {

@@ -12,8 +12,8 @@
 
 namespace nexar::comm {
 
-// A child's context base: even (p2p id; +1 is the collective id), never 0 (the world's)
-// nor the control context; derived by hashing, so every member computes the same.
+// A child's context base: a block's base (context_registry.h), never 0 (the world's) nor
+// the control context's block; derived by hashing, so every member computes the same.
 uint32_t child_context(uint32_t parent_base, uint32_t child_number, int color, uint32_t salt);
 
 // color >= 0 or NEXAR_UNDEFINED (then *out is null). Members are ordered by (key, parent rank).

@@ -11,9 +11,15 @@
 
 namespace nexar::comm {
 
+// A communicator owns a block of context ids from its base: point to point (base),
+// collectives (base + 1), remote procedure calls (base + 2), one spare. Bases are
+// multiples of the block's size, so blocks never overlap.
+inline constexpr uint32_t kContextsPerComm = 4;
+inline constexpr uint32_t block_base(uint32_t id) { return id & ~(kContextsPerComm - 1); }
+
 class ContextRegistry {
  public:
-  // Reserves base and base + 1; false if either is taken.
+  // Reserves the block of base (block_base(base) == base); false if it is taken.
   bool reserve(uint32_t base);
   void release(uint32_t base);
 

@@ -94,6 +94,13 @@ void Engine::unregister_context(uint32_t ctx) {
   resume_links_if_room_locked();
 }
 
+void Engine::set_arrival_listener(uint32_t ctx, ArrivalListener* l) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Context& c = context_locked(ctx);
+  c.listener = l;
+  if (l && !c.unexpected.empty()) l->on_arrival();
+}
+
 Engine::Context& Engine::context_locked(uint32_t ctx) { return contexts_[ctx]; }
 
 Status Engine::isend(uint32_t ctx, int dst, int tag, const void* buf, size_t bytes, uint64_t aux,
@@ -318,7 +325,7 @@ bool Engine::deliver_message(int src, const MsgHeader& hdr, const uint8_t* data,
   auto* m = new UnexpectedMsg{src, hdr, {}, 0, nullptr};
   store_.append(m, data, hdr.len);
   c.unexpected.push_back(m);
-  wake_probers();
+  note_unexpected_locked(c);
   if (!under_limit_locked()) {
     link_waiting_[static_cast<size_t>(src)] = true;
     return false;
@@ -355,7 +362,7 @@ InboundMsg* Engine::begin_locked(int src, const MsgHeader& hdr) {
   }
   ib->um = new UnexpectedMsg{src, hdr, {}, 0, ib};
   c.unexpected.push_back(ib->um);
-  wake_probers();
+  note_unexpected_locked(c);
   return ib;
 }
 

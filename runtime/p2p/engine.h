@@ -30,8 +30,8 @@ namespace nexar::p2p {
 inline constexpr int kCollSeqShift = 11;
 
 // The context of fault-tolerance control messages (comm/ft_agreement.h): never aborted,
-// never matched; its arrivals go to the control handler. Reserved in every process's
-// context registry (even, like every communicator's base).
+// never matched; its arrivals go to the control handler. Its block of ids is reserved in
+// every process's context registry (comm/context_registry.h).
 inline constexpr uint32_t kControlContext = 0xFFFFFFFEu;
 
 // Receives control messages on the thread that delivers them (a transport's progress
@@ -42,6 +42,16 @@ class ControlHandler {
   virtual void on_control(int src, const uint8_t* data, size_t bytes) = 0;
   // World rank src was lost (called once per rank, after the engine noted it).
   virtual void on_lost(int src) = 0;
+};
+
+// Told when a message on its context finds no posted receive (it waits in the unexpected
+// store): a server that receives on demand (comm/rpc_server.h) wakes on it instead of
+// keeping a receive posted or polling. Called with the engine's lock held: must only
+// note the fact and wake someone, never call the engine.
+class ArrivalListener {
+ public:
+  virtual ~ArrivalListener() = default;
+  virtual void on_arrival() = 0;
 };
 
 class Engine final : public transport::PlacementSink {
@@ -60,6 +70,9 @@ class Engine final : public transport::PlacementSink {
   // Declares the world ranks of context ctx (for ANY_SOURCE failure and validation).
   void register_context(uint32_t ctx, std::vector<int> members);
   void unregister_context(uint32_t ctx);
+  // Sets (or clears, nullptr) ctx's arrival listener; told at once when messages already
+  // wait. After a clear returns it is never called again.
+  void set_arrival_listener(uint32_t ctx, ArrivalListener* l);
 
   // Starts a send of bytes to world rank dst (aux: the collective's descriptor, or 0).
   // Fails at once if dst is lost or ctx aborted.
@@ -138,7 +151,13 @@ class Engine final : public transport::PlacementSink {
     uint32_t coll_seq = 0;
     uint64_t coll_aux = 0;
     AuxDescriber describe = nullptr;
+    ArrivalListener* listener = nullptr;
   };
+  // A message was stored as unexpected on c.
+  void note_unexpected_locked(const Context& c) {
+    wake_probers();
+    if (c.listener) c.listener->on_arrival();
+  }
   // A message on ctx whose collective disagrees with the one running here: the status to
   // abort ctx with (ok() when they agree).
   Status check_collective_locked(const Context& c, int src, const transport::MsgHeader& hdr) const;
