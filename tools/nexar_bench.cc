@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // nexar-bench: collective latency and bandwidth, in the style of nccl-tests.
-//   nexrun -np 4 nexar-bench [-c allreduce|...|all] [-b 4] [-e 64M] [-f 4 | -l 4,1K,64K]
+//   nexrun -np 4 nexar-bench [-c allreduce|...|all|compressed] [-b 4] [-e 64M] [-f 4 | -l 4,1K,64K]
+//   (compressed: nexar_allreduce_compressed at ratios 0.01, 0.1, 1 beside nexar_allreduce,
+//   float32, tools/bench_compressed.h)
 //   (the collectives with a count per rank run with equal counts and are sized as their
 //   fixed-count namesakes; alltoallv_skew: each rank sends SIZE bytes, 4x as much to rank 0)
 //                            [-t SECONDS | -n ITERS] [-w WARMUP] [-d float32] [-o sum]
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "bench_collective.h"
+#include "bench_compressed.h"
 #include "bench_method.h"
 #include "collectives/algo_table.h"
 
@@ -81,6 +84,7 @@ Options parse(int argc, char** argv) {
     if (a == "-c") {
       o.colls = std::string(v) == "all" ? nexar_bench::collective_names() : std::vector<std::string>{v};
       for (const std::string& c : o.colls) {
+        if (c == "compressed") continue;
         bool known = false;
         for (const std::string& n : nexar_bench::collective_names()) known |= n == c;
         if (!known) usage("unknown collective '" + c + "'");
@@ -172,6 +176,10 @@ int main(int argc, char** argv) {
   }
   if (o.root < 0 || o.root >= gsize) usage("-r must be a rank (0 to " + std::to_string(gsize - 1) + ")");
   for (const std::string& coll : o.colls) {
+    if (coll == "compressed") {
+      nexar_bench::bench_compressed(world, rank, nranks, o.sizes, o.target, o.iters, o.warmup);
+      continue;
+    }
     if (rank == 0) bench_print_header(stdout, "nexar", coll.c_str(), nranks, o.target);
     if (coll == "barrier") {
       measure(o, coll, 0);

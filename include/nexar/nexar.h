@@ -412,6 +412,31 @@ NEXAR_API nexar_result_t nexar_iscatterv(const void *sendbuf, const size_t *send
 NEXAR_API nexar_result_t nexar_ialltoallv(const void *sendbuf, const size_t *sendcounts, const size_t *sdispls, void *recvbuf, const size_t *recvcounts, const size_t *rdispls, nexar_dtype_t dtype, nexar_comm_t comm, nexar_request_t *req);
 NEXAR_API nexar_result_t nexar_ireduce_scatter_v(const void *sendbuf, void *recvbuf, const size_t *recvcounts, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm, nexar_request_t *req);
 
+/* ---- Compressed allreduce (top-k / random-k with error feedback) ----------------------
+ * Each rank contributes k = ceil(ratio * count) elements (at least 1) of v = send +
+ * residual: top-k the k largest |v| (ties to the lower index), random-k k indices drawn
+ * from seed (the same on every rank: pass the same seed everywhere, a new one per call).
+ * The residual keeps the rest (v where the rank did not contribute, zero where it did)
+ * for the next call. recvbuf gets the sum of every rank's contribution, the same bits on
+ * every rank (each contribution added once, in rank order; float16 and bfloat16 summed in
+ * float32 and rounded once). Host buffers; sendbuf may equal recvbuf; count at most
+ * UINT32_MAX. Ranks passing a different method, ratio, count, dtype or (random-k) seed:
+ * NEXAR_ERR_MISMATCH naming both. A failed call leaves the residual as it was.
+ * Details: docs/collectives.md "Compressed allreduce". */
+typedef enum { NEXAR_COMPRESS_TOPK, NEXAR_COMPRESS_RANDOMK } nexar_compress_method_t;
+typedef struct {
+  nexar_compress_method_t method;
+  double ratio;      /* fraction of elements each rank contributes, 0 < ratio <= 1 */
+  uint64_t seed;     /* RANDOMK: same on every rank, change it per call */
+} nexar_compress_t;
+/** SUM only; FLOAT32, FLOAT16, BFLOAT16, FLOAT64. residual: count elements owned by the
+ *  caller, zero at first. Each rank compresses v = send + residual, residual becomes
+ *  v - (what it contributed); recvbuf gets the sum of all contributions. ratio = 1 gives
+ *  the same bits as nexar_allreduce. For every ratio and world size nothing is lost or
+ *  counted twice: recvbuf + (sum over ranks of the new residuals) equals the sum over
+ *  ranks of (send + old residual), up to rounding. */
+NEXAR_API nexar_result_t nexar_allreduce_compressed(const void *sendbuf, void *recvbuf, size_t count, nexar_dtype_t dtype, const nexar_compress_t *spec, void *residual, nexar_comm_t comm);
+
 /* ------------------------------------------------------------------------------------ */
 /* Remote procedure calls                                                                 */
 /* ------------------------------------------------------------------------------------ */
