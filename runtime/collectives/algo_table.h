@@ -44,12 +44,12 @@ struct AlgoDesc {
   // every rank's completion waits on messages that follow one from every other rank (so
   // all of them hear of it at the call). Trees and scans are not: ranks that disagree on a
   // root can wait on each other in a cycle, and a root or rank 0 may finish having heard
-  // from nobody. run_collective runs agreement_round before those.
+  // from nobody. select_and_run runs agreement_round before those.
   bool hears_all = true;
   // Slot algorithms apply only where the communicator has slots (or p == 1).
   SlotUse slots = SlotUse::NONE;
   // The kinds with a count per rank: the algorithm checks the counts pair by pair itself
-  // (else run_collective runs check_vector_counts first).
+  // (else select_and_run runs check_vector_counts first).
   bool checks_counts = false;
 };
 

@@ -59,7 +59,7 @@ NX_DECLARE_ALGO(reduce_scatter_v_ring)
 
 // The agreement round: a dissemination exchange (ceil(log2 p) rounds of one byte, each
 // message carrying the call's descriptor) on a tag of its own, the same on every rank
-// whatever its arguments. run_collective runs it before algorithms with AlgoDesc::hears_all
+// whatever its arguments. select_and_run runs it before algorithms with AlgoDesc::hears_all
 // false. Its messages cannot wait on one another in a cycle, so ranks that disagree always
 // exchange one and that rank reports it to all; a rank completes the round only after
 // hearing, directly or through others, from every rank, each agreeing with the sender.

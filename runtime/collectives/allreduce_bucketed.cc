@@ -50,7 +50,7 @@ Status allreduce_bucketed_staged(CollContext& ctx, const CollArgs& a) {
     if (a.counts[i] == total) {  // everything is in one buffer: no staging
       inner.sendbuf = inner.recvbuf = a.bufs[i];
       inner.count = total;
-      return run_collective(ctx, inner);
+      return select_and_run(ctx, inner);
     }
   const size_t chunk = std::max<size_t>(1, cost_model_from_params(ctx.transport()).bucket_bytes / es);
   const size_t stage_elems = std::min(total, chunk);
@@ -62,7 +62,7 @@ Status allreduce_bucketed_staged(CollContext& ctx, const CollArgs& a) {
     pack.take(n, es, [&](unsigned char* p, size_t off, size_t k) { std::memcpy(at(stage.data(), off, es), p, k * es); });
     inner.sendbuf = inner.recvbuf = stage.data();
     inner.count = n;
-    NX_RETURN_IF_ERROR(run_collective(ctx, inner));
+    NX_RETURN_IF_ERROR(select_and_run(ctx, inner));
     unpack.take(n, es, [&](unsigned char* p, size_t off, size_t k) { std::memcpy(p, at(stage.data(), off, es), k * es); });
     left -= n;
   }

@@ -32,40 +32,13 @@ void log_choice(const CollArgs& a, int p, CollTransport t, const Choice& c) {
 
 }  // namespace
 
-bool uses_op(CollKind k) {
-  return k == CollKind::ALLREDUCE || k == CollKind::REDUCE || k == CollKind::REDUCE_SCATTER || k == CollKind::SCAN ||
-         k == CollKind::EXSCAN || k == CollKind::ALLREDUCE_BUCKETED || k == CollKind::REDUCE_SCATTER_V;
+uint64_t bucket_elements(const CollArgs& a) {
+  uint64_t n = 0;
+  for (size_t i = 0; i < a.nbufs; ++i) n += a.counts[i];
+  return n;
 }
 
-bool uses_root(CollKind k) {
-  return k == CollKind::BROADCAST || k == CollKind::REDUCE || k == CollKind::GATHER || k == CollKind::SCATTER ||
-         k == CollKind::GATHERV || k == CollKind::SCATTERV;
-}
-
-const char* coll_kind_name(CollKind kind) {
-  switch (kind) {
-    case CollKind::ALLREDUCE: return "allreduce";
-    case CollKind::BROADCAST: return "broadcast";
-    case CollKind::REDUCE: return "reduce";
-    case CollKind::ALLGATHER: return "allgather";
-    case CollKind::REDUCE_SCATTER: return "reduce_scatter";
-    case CollKind::GATHER: return "gather";
-    case CollKind::SCATTER: return "scatter";
-    case CollKind::ALLTOALL: return "alltoall";
-    case CollKind::SCAN: return "scan";
-    case CollKind::EXSCAN: return "exscan";
-    case CollKind::BARRIER: return "barrier";
-    case CollKind::ALLREDUCE_BUCKETED: return "allreduce_bucketed";
-    case CollKind::ALLGATHERV: return "allgatherv";
-    case CollKind::GATHERV: return "gatherv";
-    case CollKind::SCATTERV: return "scatterv";
-    case CollKind::ALLTOALLV: return "alltoallv";
-    case CollKind::REDUCE_SCATTER_V: return "reduce_scatter_v";
-  }
-  return "invalid";
-}
-
-Status run_collective(CollContext& ctx, const CollArgs& args) {
+Status select_and_run(CollContext& ctx, const CollArgs& args) {
   const int p = ctx.size();
   const CollTransport t = ctx.transport();
   SlotCaps caps;

@@ -33,41 +33,11 @@
 #include <string>
 
 #include "collectives/coll_context.h"
+#include "collectives/coll_kind.h"
 #include "core/status.h"
 #include "nexar/nexar.h"
 
 namespace nexar::coll {
-
-enum class CollKind {
-  ALLREDUCE,
-  BROADCAST,
-  REDUCE,
-  ALLGATHER,
-  REDUCE_SCATTER,
-  GATHER,
-  SCATTER,
-  ALLTOALL,
-  SCAN,
-  EXSCAN,
-  BARRIER,
-  ALLREDUCE_BUCKETED,
-  ALLGATHERV,
-  GATHERV,
-  SCATTERV,
-  ALLTOALLV,
-  REDUCE_SCATTER_V,
-};
-constexpr int kCollKindCount = 17;
-
-// The kinds with a count per rank (ALLGATHERV .. REDUCE_SCATTER_V).
-inline bool is_vector_kind(CollKind k) { return k >= CollKind::ALLGATHERV; }
-
-// Whether a kind takes an op, a root.
-bool uses_op(CollKind k);
-bool uses_root(CollKind k);
-
-// "allreduce", "reduce_scatter", ... (the names NEXAR_ALGO uses).
-const char* coll_kind_name(CollKind kind);
 
 struct CollArgs {
   CollKind kind = CollKind::BARRIER;
@@ -85,6 +55,9 @@ struct CollArgs {
   const size_t* recvcounts = nullptr;
   const size_t* rdispls = nullptr;
 };
+
+// ALLREDUCE_BUCKETED: the elements of all its buffers (counts[0..nbufs) added up).
+uint64_t bucket_elements(const CollArgs& args);
 
 // The most bytes one buffer may span: no 64-bit address space holds more (x86-64 with
 // 5-level paging and AArch64 give a process at most 2^56 bytes), and every byte offset
@@ -111,8 +84,9 @@ Status validate_vector_args(const CollArgs& args, int rank, int size);
 // NEXAR_ERR_INVALID_ARGUMENT "<kind>: <what>".
 Status invalid(const CollArgs& args, const std::string& what);
 
-// Picks the algorithm (NEXAR_ALGO, else the cost model), logs the choice, and runs it.
+// Picks the algorithm (NEXAR_ALGO, else the cost model), logs the choice, and runs it on
+// ctx (the communicator layer's comm::run_collective numbers and records the call first).
 // Arguments must have passed validate_collective_args.
-Status run_collective(CollContext& ctx, const CollArgs& args);
+Status select_and_run(CollContext& ctx, const CollArgs& args);
 
 }  // namespace nexar::coll

@@ -74,22 +74,16 @@ double sum_of(const size_t* counts, int p) {  // NULL (not validated: the table'
 
 double collective_bytes(const CollArgs& a, int p) {
   const double es = static_cast<double>(dtype_size(a.dtype));
-  switch (a.kind) {
-    case CollKind::ALLGATHER: case CollKind::GATHER: case CollKind::SCATTER:
-    case CollKind::REDUCE_SCATTER: case CollKind::ALLTOALL:
-      return static_cast<double>(a.count) * es * p;
-    case CollKind::BARRIER: return 0;
-    case CollKind::ALLGATHERV: case CollKind::REDUCE_SCATTER_V: return sum_of(a.recvcounts, p) * es;
-    // Arrays only a root reads: the model charges this rank's block p times.
-    case CollKind::GATHERV: case CollKind::SCATTERV: return static_cast<double>(a.count) * es * p;
-    case CollKind::ALLTOALLV: return sum_of(a.sendcounts, p) * es;
-    case CollKind::ALLREDUCE_BUCKETED: {
-      double n = 0;
-      for (size_t i = 0; i < a.nbufs; ++i) n += static_cast<double>(a.counts[i]);
-      return n * es;
-    }
-    default: return static_cast<double>(a.count) * es;
+  switch (kind_traits(a.kind).charge) {
+    case Charge::NOTHING: return 0;
+    case Charge::COUNT: return static_cast<double>(a.count) * es;
+    // Gatherv and scatterv (arrays only a root reads): this rank's block p times.
+    case Charge::RANKS: return static_cast<double>(a.count) * es * p;
+    case Charge::BUCKETS: return static_cast<double>(bucket_elements(a)) * es;
+    case Charge::RECVCOUNTS: return sum_of(a.recvcounts, p) * es;
+    case Charge::SENDCOUNTS: return sum_of(a.sendcounts, p) * es;
   }
+  return 0;
 }
 
 namespace {

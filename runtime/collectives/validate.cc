@@ -17,7 +17,6 @@ Status invalid(const CollArgs& a, const std::string& what) {
 
 namespace {
 
-
 // The value of a C enum argument read as an int: a caller may pass any int, and loading
 // an out-of-range value as the enum type is undefined behaviour (UBSan: -fsanitize=enum).
 template <typename E>
@@ -26,38 +25,6 @@ int raw_value(const E& e) {
   int v;
   std::memcpy(&v, &e, sizeof v);
   return v;
-}
-
-// Kinds with a buffer of size * count elements (on some rank): the count must fit that.
-bool spans_all_ranks(CollKind k) {
-  return k == CollKind::ALLGATHER || k == CollKind::GATHER || k == CollKind::SCATTER ||
-         k == CollKind::REDUCE_SCATTER || k == CollKind::ALLTOALL;
-}
-
-// Elements each buffer holds: the vector, or size * count for the gather/scatter family
-// (0 when the rank does not use that buffer). The count passed check_count.
-struct Extents {
-  size_t send = 0, recv = 0;
-};
-
-Extents extents(const CollArgs& a, int rank, int size) {
-  Extents e;
-  const bool root = rank == a.root;
-  const size_t all = a.count * static_cast<size_t>(size);
-  switch (a.kind) {
-    case CollKind::ALLREDUCE: case CollKind::SCAN: case CollKind::EXSCAN: e.send = e.recv = a.count; break;
-    case CollKind::BROADCAST: e.recv = a.count; break;
-    case CollKind::REDUCE: e.send = a.count; e.recv = root ? a.count : 0; break;
-    case CollKind::ALLGATHER: e.send = a.count; e.recv = all; break;
-    case CollKind::GATHER: e.send = a.count; e.recv = root ? all : 0; break;
-    case CollKind::SCATTER: e.send = root ? all : 0; e.recv = a.count; break;
-    case CollKind::REDUCE_SCATTER: e.send = all; e.recv = a.count; break;
-    case CollKind::ALLTOALL: e.send = e.recv = all; break;
-    case CollKind::BARRIER: case CollKind::ALLREDUCE_BUCKETED: break;
-    case CollKind::ALLGATHERV: case CollKind::GATHERV: case CollKind::SCATTERV: case CollKind::ALLTOALLV:
-    case CollKind::REDUCE_SCATTER_V: break;  // validate_vector_args
-  }
-  return e;
 }
 
 }  // namespace
@@ -78,15 +45,16 @@ Status check_count(size_t count, size_t copies, size_t elem_bytes, size_t* bytes
 Status validate_collective_args(const CollArgs& a, int rank, int size) {
   if (size < 1 || rank < 0 || rank >= size)
     return invalid(a, strprintf("rank %d of %d ranks is not a valid position", rank, size));
-  const bool has_data = a.kind != CollKind::BARRIER;
+  const CollKindTraits& kind = kind_traits(a.kind);
+  const bool has_data = kind.data;
   const int dtype = raw_value(a.dtype), op = raw_value(a.op);
   if (has_data && (dtype < NEXAR_INT8 || dtype > NEXAR_FLOAT64))
     return invalid(a, strprintf("dtype %d is not a nexar_dtype_t", dtype));
-  if (uses_op(a.kind) && (op < NEXAR_SUM || op > NEXAR_AVG)) return invalid(a, strprintf("op %d is not a nexar_op_t", op));
-  if (uses_root(a.kind) && (a.root < 0 || a.root >= size))
+  if (kind.op && (op < NEXAR_SUM || op > NEXAR_AVG)) return invalid(a, strprintf("op %d is not a nexar_op_t", op));
+  if (kind.root && (a.root < 0 || a.root >= size))
     return invalid(a, strprintf("root %d is outside [0, %d)", a.root, size));
   if (!has_data) return Status::Ok();
-  if (is_vector_kind(a.kind)) return validate_vector_args(a, rank, size);
+  if (kind.vector) return validate_vector_args(a, rank, size);
   const size_t es = dtype_size(a.dtype);
   if (a.kind == CollKind::ALLREDUCE_BUCKETED) {
     if (a.nbufs > 0 && (a.bufs == nullptr || a.counts == nullptr))
@@ -103,11 +71,16 @@ Status validate_collective_args(const CollArgs& a, int rank, int size) {
     return Status::Ok();
   }
   // Every rank refuses the same counts (a root alone refusing would leave the others waiting).
-  const size_t copies = spans_all_ranks(a.kind) ? static_cast<size_t>(size) : 1;
+  const bool spans_ranks = kind.in.span == Span::RANKS || kind.out.span == Span::RANKS;
+  const size_t copies = spans_ranks ? static_cast<size_t>(size) : 1;
   if (Status st = check_count(a.count, copies, es, nullptr); !st.ok()) return invalid(a, st.message());
-  const Extents e = extents(a, rank, size);
-  if (e.send > 0 && a.sendbuf == nullptr) return invalid(a, strprintf("sendbuf is NULL with count %zu", a.count));
-  if (e.recv > 0 && a.recvbuf == nullptr) return invalid(a, strprintf("recvbuf is NULL with count %zu", a.count));
+  // Elements each buffer holds on this rank (the count passed check_count above).
+  const bool root = rank == a.root;
+  const size_t in = extent_elements(kind.in, a.count, size, root), out = extent_elements(kind.out, a.count, size, root);
+  const char* in_buf = kind.input_in_recvbuf ? "recvbuf" : "sendbuf";
+  const void* in_ptr = kind.input_in_recvbuf ? a.recvbuf : a.sendbuf;
+  if (in > 0 && in_ptr == nullptr) return invalid(a, strprintf("%s is NULL with count %zu", in_buf, a.count));
+  if (out > 0 && a.recvbuf == nullptr) return invalid(a, strprintf("recvbuf is NULL with count %zu", a.count));
   return Status::Ok();
 }
 

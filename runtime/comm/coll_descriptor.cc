@@ -8,37 +8,35 @@ namespace nexar::comm {
 
 using coll::CollKind;
 
-bool uses_data(CollKind k) { return k != CollKind::BARRIER; }
-
 namespace {
 
 std::string describe(uint64_t d) {
-  auto kind = static_cast<CollKind>(d >> 59);
+  const auto kind_bits = static_cast<int>(d >> 59);
+  if (kind_bits >= coll::kCollKindCount) return strprintf("an unknown collective (kind %d)", kind_bits);
+  const auto kind = static_cast<CollKind>(kind_bits);
+  const coll::CollKindTraits& t = coll::kind_traits(kind);
   auto dtype = static_cast<nexar_dtype_t>((d >> 55) & 0xf);
   auto op = static_cast<nexar_op_t>((d >> 52) & 0x7);
   unsigned root = static_cast<unsigned>((d >> 32) & 0xfffff);
   unsigned count = static_cast<unsigned>(d & 0xffffffffu);
-  std::string s = std::string(coll::coll_kind_name(kind)) + "(";
-  if (coll::is_vector_kind(kind)) s += dtype_name(dtype);  // counts per rank: checked pair by pair
-  else if (uses_data(kind)) s += strprintf("count %u, %s", count, dtype_name(dtype));
-  if (uses_op(kind)) s += std::string(", ") + op_name(op);
-  if (uses_root(kind)) s += strprintf(", root %u", root - 1);
+  std::string s = std::string(t.name) + "(";
+  if (t.vector) s += dtype_name(dtype);  // counts per rank: checked pair by pair
+  else if (t.data) s += strprintf("count %u, %s", count, dtype_name(dtype));
+  if (t.op) s += std::string(", ") + op_name(op);
+  if (t.root) s += strprintf(", root %u", root - 1);
   return s + ")";
 }
 
 }  // namespace
 
 uint64_t pack_descriptor(const coll::CollArgs& a) {
-  uint64_t count = a.count;
-  if (a.kind == CollKind::ALLREDUCE_BUCKETED) {
-    count = 0;
-    for (size_t i = 0; i < a.nbufs; ++i) count += a.counts[i];
-  }
-  if (coll::is_vector_kind(a.kind)) count = 0;  // ranks pass different counts (vcount_check.h)
+  const coll::CollKindTraits& t = coll::kind_traits(a.kind);
+  uint64_t count = a.kind == CollKind::ALLREDUCE_BUCKETED ? coll::bucket_elements(a) : a.count;
+  if (t.vector) count = 0;  // ranks pass different counts (vcount_check.h)
   uint64_t d = static_cast<uint64_t>(a.kind) << 59;
-  if (uses_data(a.kind)) d |= (static_cast<uint64_t>(a.dtype) & 0xf) << 55 | (count & 0xffffffffu);
-  if (uses_op(a.kind)) d |= (static_cast<uint64_t>(a.op) & 0x7) << 52;
-  if (uses_root(a.kind)) d |= (static_cast<uint64_t>(a.root + 1) & 0xfffff) << 32;
+  if (t.data) d |= (static_cast<uint64_t>(a.dtype) & 0xf) << 55 | (count & 0xffffffffu);
+  if (t.op) d |= (static_cast<uint64_t>(a.op) & 0x7) << 52;
+  if (t.root) d |= (static_cast<uint64_t>(a.root + 1) & 0xfffff) << 32;
   return d;
 }
 

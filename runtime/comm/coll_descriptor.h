@@ -4,7 +4,7 @@
 // packed into the 64 bits every collective message carries, so a rank that receives data
 // of a different collective says exactly what differed instead of hanging.
 //   bits 63..59 kind, 58..55 dtype, 54..52 op, 51..32 root + 1 (0: none), 31..0 count (low bits)
-// Arguments a kind ignores (a broadcast's op, an allreduce's root) are left out; the kinds
+// Arguments a kind ignores (a broadcast's op, an allreduce's root: coll::kind_traits) are left out; the kinds
 // with a count per rank carry count 0 (their counts are checked pair by pair).
 #pragma once
 
@@ -14,11 +14,6 @@
 #include "collectives/collective.h"
 
 namespace nexar::comm {
-
-// Whether a kind takes an op, a root (collective.h), data (count and dtype).
-using coll::uses_op;
-using coll::uses_root;
-bool uses_data(coll::CollKind k);
 
 uint64_t pack_descriptor(const coll::CollArgs& args);
 // "world rank 2 called broadcast(count 8, float32, root 1) where world rank 0 called

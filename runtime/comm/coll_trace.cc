@@ -20,42 +20,21 @@ static_assert(static_cast<int>(CallKind::kSend) == 1 + coll::kCollKindCount);
 
 CallKind call_kind_of(CollKind k) { return static_cast<CallKind>(1 + static_cast<int>(k)); }
 
-namespace {
-
-// Per kind, what its descriptor keeps (uses_data / uses_op / uses_root) and whether its
-// bytes grow with the communicator (collective_bytes), computed once: a lookup per call.
-struct KindTraits {
-  bool data, op, root, per_rank;
-};
-struct TraitsTable {
-  KindTraits t[coll::kCollKindCount];
-  TraitsTable() {
-    for (int i = 0; i < coll::kCollKindCount; ++i) {
-      const auto k = static_cast<CollKind>(i);
-      t[i] = {uses_data(k), uses_op(k), uses_root(k),
-              k == CollKind::ALLGATHER || k == CollKind::GATHER || k == CollKind::SCATTER ||
-                  k == CollKind::REDUCE_SCATTER || k == CollKind::ALLTOALL};
-    }
-  }
-};
-const TraitsTable g_traits;
-
-}  // namespace
-
 trace::CallDesc coll_desc(const coll::CollArgs& a, int size) {
-  const KindTraits& k = g_traits.t[static_cast<int>(a.kind)];
+  const coll::CollKindTraits& k = coll::kind_traits(a.kind);
+  // Its bytes grow with the communicator: count * dtype size * size (the gather family).
+  const bool per_rank = k.charge == coll::Charge::RANKS && !k.vector;
   trace::CallDesc d;
   d.count = a.count;
   if (a.kind == CollKind::ALLREDUCE_BUCKETED) {
-    d.count = 0;
-    for (size_t i = 0; i < a.nbufs; ++i) d.count += a.counts[i];
-  } else if (coll::is_vector_kind(a.kind)) {  // counts differ per peer: the elements charged
+    d.count = coll::bucket_elements(a);
+  } else if (k.vector) {  // counts differ per peer: the elements charged
     d.count = static_cast<uint64_t>(coll::collective_bytes(a, size)) / dtype_size(a.dtype);
   }
   d.word = trace::pack_call(call_kind_of(a.kind), k.data ? a.dtype : -1, k.op ? a.op : -1, k.root ? a.root : -1);
-  if (k.per_rank) d.word |= trace::kPerRankBytesBit;
+  if (per_rank) d.word |= trace::kPerRankBytesBit;
   // The bytes collective_bytes charges, against the bound above which the end is timed.
-  const uint64_t elems = d.count * (k.per_rank ? static_cast<uint64_t>(size) : 1);
+  const uint64_t elems = d.count * (per_rank ? static_cast<uint64_t>(size) : 1);
   if (k.data && elems * dtype_size(a.dtype) >= trace::kTimedEndBytes) d.word |= trace::kTimedEndBit;
   return d;
 }

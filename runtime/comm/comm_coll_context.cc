@@ -170,7 +170,7 @@ Status run_collective(Comm& comm, const coll::CollArgs& args, uint64_t queued_id
   return run_numbered(comm, args, queued_id, [&](uint32_t seq, trace::CallRecord* rec) {
     CommCollContext ctx(comm, seq, pack_descriptor(args));
     ctx.set_record(rec);
-    return comm.fail(coll::run_collective(ctx, args));
+    return comm.fail(coll::select_and_run(ctx, args));
   });
 }
 

@@ -16,14 +16,9 @@ using coll::CollKind;
 
 namespace {
 
-bool nccl_kind(CollKind k) {
-  return k == CollKind::ALLREDUCE || k == CollKind::BROADCAST || k == CollKind::REDUCE || k == CollKind::ALLGATHER ||
-         k == CollKind::REDUCE_SCATTER;
-}
-
 Status run_device_collective(comm::Comm& c, const coll::CollArgs& a, DeviceComm& d) {
   const bool all_dev = all_device_buffers(a, c.rank(), c.size());
-  if (nccl_kind(a.kind) && !d.hierarchy_tried) {
+  if (coll::kind_traits(a.kind).nccl && !d.hierarchy_tried) {
     // The first collective that could use NCCL builds the hierarchy on every rank (also
     // with NEXAR_NCCL=0 here: the ranks then agree on staging).
     d.hierarchy_tried = true;
@@ -71,7 +66,7 @@ Status device_collective_task(const std::shared_ptr<comm::Comm>& c, const coll::
     return Status::Ok();
   }
   if (!cuda_driver_loaded()) return Status::Ok();
-  if (coll::is_vector_kind(a.kind)) return refuse_device_vector(a);
+  if (coll::kind_traits(a.kind).vector) return refuse_device_vector(a);
   if (!any_device_buffer(a, c->rank(), c->size())) return Status::Ok();
   std::shared_ptr<DeviceComm> d;
   Status st = device_comm(*c, &d);

@@ -152,6 +152,7 @@ Status reduce_scatter_one_host(Ctx& x, const coll::CollArgs& a) {
 }  // namespace
 
 bool hier_applies(const Hierarchy& h, const coll::CollArgs& a) {
+  if (!coll::kind_traits(a.kind).nccl) return false;
   const bool one_host = h.topo.hosts == 1;
   switch (a.kind) {
     case CollKind::ALLREDUCE: case CollKind::REDUCE: return one_host || a.op != NEXAR_AVG;

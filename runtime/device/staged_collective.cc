@@ -57,7 +57,7 @@ struct Shadows {
   }
 };
 
-size_t elems(const coll::CollArgs& a) { return a.count * dtype_size(a.dtype); }
+size_t block_bytes(const coll::CollArgs& a) { return a.count * dtype_size(a.dtype); }
 
 Status run_bucketed(comm::Comm& c, const coll::CollArgs& a, DeviceComm& d) {
   Shadows sh;
@@ -84,35 +84,19 @@ Status run_bucketed(comm::Comm& c, const coll::CollArgs& a, DeviceComm& d) {
 }  // namespace
 
 size_t input_bytes(const coll::CollArgs& a, int rank, int size) {
-  const size_t n = elems(a), all = n * static_cast<size_t>(size);
-  switch (a.kind) {
-    case CollKind::ALLREDUCE: case CollKind::REDUCE: case CollKind::SCAN: case CollKind::EXSCAN:
-    case CollKind::ALLGATHER: case CollKind::GATHER: return n;
-    case CollKind::BROADCAST: return is_root(a, rank) ? n : 0;
-    case CollKind::SCATTER: return is_root(a, rank) ? all : 0;
-    case CollKind::REDUCE_SCATTER: case CollKind::ALLTOALL: return all;
-    default: return 0;
-  }
+  return coll::extent_elements(coll::kind_traits(a.kind).in, a.count, size, is_root(a, rank)) * dtype_size(a.dtype);
 }
 
 size_t output_bytes(const coll::CollArgs& a, int rank, int size) {
-  const size_t n = elems(a), all = n * static_cast<size_t>(size);
-  switch (a.kind) {
-    case CollKind::ALLREDUCE: case CollKind::SCAN: case CollKind::EXSCAN: case CollKind::BROADCAST:
-    case CollKind::SCATTER: case CollKind::REDUCE_SCATTER: return n;
-    case CollKind::REDUCE: return is_root(a, rank) ? n : 0;
-    case CollKind::ALLGATHER: case CollKind::ALLTOALL: return all;
-    case CollKind::GATHER: return is_root(a, rank) ? all : 0;
-    default: return 0;
-  }
+  return coll::extent_elements(coll::kind_traits(a.kind).out, a.count, size, is_root(a, rank)) * dtype_size(a.dtype);
 }
 
 // Where this rank's input is: BROADCAST's buffer is recvbuf (the API passes it as both); an
 // in-place ALLGATHER or GATHER has it at recvbuf + rank * count.
 static const void* input_ptr(const coll::CollArgs& a, int rank) {
-  if (a.kind == CollKind::BROADCAST) return a.recvbuf;
+  if (coll::kind_traits(a.kind).input_in_recvbuf) return a.recvbuf;
   if ((a.kind == CollKind::ALLGATHER || a.kind == CollKind::GATHER) && a.sendbuf == a.recvbuf && a.recvbuf)
-    return static_cast<const uint8_t*>(a.recvbuf) + elems(a) * static_cast<size_t>(rank);
+    return static_cast<const uint8_t*>(a.recvbuf) + block_bytes(a) * static_cast<size_t>(rank);
   return a.sendbuf;
 }
 

@@ -10,7 +10,7 @@
 //  3. publishes read_done and waits for every member's (until then peers read this rank's
 //     table and memory), and only then returns, the mismatch it found included.
 // Two slot rounds and one copy per byte, no messages: it does its own pair check, so
-// run_collective skips the message-based one (AlgoDesc::checks_counts). Both ranks of a
+// select_and_run skips the message-based one (AlgoDesc::checks_counts). Both ranks of a
 // pair that disagrees fail with the same text and write nothing; the others may complete
 // (their pairs agree) and learn of the break at their next call.
 #include <vector>

@@ -22,17 +22,17 @@ using namespace nexar::coll::test;
 namespace {
 
 void sweep_all(bool long_suite) {
-  sweep(CollKind::ALLREDUCE, long_suite, NEXAR_FLOAT32, NEXAR_SUM, false, true);
-  sweep(CollKind::ALLREDUCE, long_suite, NEXAR_INT8, NEXAR_PROD, false, false);
-  sweep(CollKind::BROADCAST, long_suite, NEXAR_INT32, NEXAR_SUM, true, false);
-  sweep(CollKind::REDUCE, long_suite, NEXAR_FLOAT64, NEXAR_AVG, true, true);
-  sweep(CollKind::ALLGATHER, long_suite, NEXAR_UINT8, NEXAR_SUM, false, true);
-  sweep(CollKind::REDUCE_SCATTER, long_suite, NEXAR_INT64, NEXAR_MAX, false, true);
-  sweep(CollKind::GATHER, long_suite, NEXAR_FLOAT16, NEXAR_SUM, true, true);
-  sweep(CollKind::SCATTER, long_suite, NEXAR_UINT32, NEXAR_SUM, true, true);
-  sweep(CollKind::ALLTOALL, long_suite, NEXAR_INT32, NEXAR_SUM, false, true);
-  sweep(CollKind::SCAN, long_suite, NEXAR_INT32, NEXAR_SUM, false, true);
-  sweep(CollKind::EXSCAN, long_suite, NEXAR_BFLOAT16, NEXAR_MIN, false, true);
+  sweep(CollKind::ALLREDUCE, long_suite, NEXAR_FLOAT32, NEXAR_SUM, true);
+  sweep(CollKind::ALLREDUCE, long_suite, NEXAR_INT8, NEXAR_PROD, false);
+  sweep(CollKind::BROADCAST, long_suite, NEXAR_INT32, NEXAR_SUM, false);
+  sweep(CollKind::REDUCE, long_suite, NEXAR_FLOAT64, NEXAR_AVG, true);
+  sweep(CollKind::ALLGATHER, long_suite, NEXAR_UINT8, NEXAR_SUM, true);
+  sweep(CollKind::REDUCE_SCATTER, long_suite, NEXAR_INT64, NEXAR_MAX, true);
+  sweep(CollKind::GATHER, long_suite, NEXAR_FLOAT16, NEXAR_SUM, true);
+  sweep(CollKind::SCATTER, long_suite, NEXAR_UINT32, NEXAR_SUM, true);
+  sweep(CollKind::ALLTOALL, long_suite, NEXAR_INT32, NEXAR_SUM, true);
+  sweep(CollKind::SCAN, long_suite, NEXAR_INT32, NEXAR_SUM, true);
+  sweep(CollKind::EXSCAN, long_suite, NEXAR_BFLOAT16, NEXAR_MIN, true);
 }
 
 void check_barrier(int p) {
@@ -42,9 +42,9 @@ void check_barrier(int p) {
   const auto st = w.run([&](CollContext& ctx) {
     for (int round = 0; round < 3; ++round) {
       arrived.fetch_add(1);
-      NX_RETURN_IF_ERROR(run_collective(ctx, CollArgs{CollKind::BARRIER}));
+      NX_RETURN_IF_ERROR(select_and_run(ctx, CollArgs{CollKind::BARRIER}));
       if (arrived.load() < (round + 1) * p) early.fetch_add(1);  // left before everyone came
-      NX_RETURN_IF_ERROR(run_collective(ctx, CollArgs{CollKind::BARRIER}));
+      NX_RETURN_IF_ERROR(select_and_run(ctx, CollArgs{CollKind::BARRIER}));
     }
     return Status::Ok();
   });
@@ -96,7 +96,7 @@ TEST_CASE("allreduce gives every rank the same bits on inexact data", "[algorith
           ThreadWorld w(p);
           const auto st = w.run([&](CollContext& ctx) {
             const int r = ctx.rank();
-            return run_collective(ctx, CollArgs{CollKind::ALLREDUCE, data[r].data(), out[r].data(), n, d, op});
+            return select_and_run(ctx, CollArgs{CollKind::ALLREDUCE, data[r].data(), out[r].data(), n, d, op});
           });
           INFO(algo->name << " p=" << p << " " << describe(d, op));
           for (const Status& s : st) REQUIRE(s.ok());
@@ -176,7 +176,7 @@ TEST_CASE("allreduce_bucketed: many buffers fused, buckets straddling buffers", 
         a.bufs = ptrs.data();
         a.counts = counts.data();
         a.nbufs = counts.size();
-        return run_collective(ctx, a);
+        return select_and_run(ctx, a);
       });
       INFO("bucket " << bucket << " p=" << p);
       for (const Status& s : st) REQUIRE(s.ok());

@@ -151,7 +151,7 @@ void check_collective(CollKind kind, const Case& c) {
     default:
       FAIL("check_collective does not handle " << coll_kind_name(kind));
   }
-  run_world(w, c, [&](CollContext& ctx) { return run_collective(ctx, args[ctx.rank()]); });
+  run_world(w, c, [&](CollContext& ctx) { return select_and_run(ctx, args[ctx.rank()]); });
 
   for (int r = 0; r < p; ++r) {
     INFO(coll_kind_name(kind) << " " << c.label() << " rank " << r);
@@ -217,14 +217,14 @@ void check_collective(CollKind kind, const Case& c) {
   }
 }
 
-void sweep(CollKind kind, bool long_suite, nexar_dtype_t dtype, nexar_op_t op, bool uses_root, bool has_in_place) {
+void sweep(CollKind kind, bool long_suite, nexar_dtype_t dtype, nexar_op_t op, bool has_in_place) {
   for (const AlgoDesc* algo : algos_of(kind)) {
     const std::string force = std::string(coll_kind_name(kind)) + ":" + algo->name;
     ScopedEnv env("NEXAR_ALGO", force.c_str());
     for (int p : world_sizes(long_suite)) {
       if (algo->why_not && algo->why_not(p, CollArgs{})) continue;  // checked in coll_selection
       for (size_t count : test_counts(p))
-        for (int root : uses_root ? test_roots(p) : std::vector<int>{0})
+        for (int root : kind_traits(kind).root ? test_roots(p) : std::vector<int>{0})
           for (bool in_place : has_in_place ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
             Case c{p, count, dtype, op, root, in_place};
             INFO("forced " << force);

@@ -40,6 +40,6 @@ std::vector<size_t> test_counts(int p);
 std::vector<int> test_roots(int p);
 // Runs every algorithm of kind over sizes x counts x roots x in-place, with cases made
 // by make(p, count, root, in_place).
-void sweep(CollKind kind, bool long_suite, nexar_dtype_t dtype, nexar_op_t op, bool uses_root, bool has_in_place);
+void sweep(CollKind kind, bool long_suite, nexar_dtype_t dtype, nexar_op_t op, bool has_in_place);
 
 }  // namespace nexar::coll::test

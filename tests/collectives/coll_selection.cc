@@ -58,7 +58,7 @@ TEST_CASE("a bad NEXAR_ALGO fails every rank before anything is sent", "[select]
   float x[4] = {1, 2, 3, 4};
   const auto st = w.run([&](CollContext& ctx) {
     float y[4];
-    return run_collective(ctx, CollArgs{CollKind::ALLREDUCE, x, y, 4, NEXAR_FLOAT32, NEXAR_SUM});
+    return select_and_run(ctx, CollArgs{CollKind::ALLREDUCE, x, y, 4, NEXAR_FLOAT32, NEXAR_SUM});
   });
   for (const Status& s : st) CHECK(s.code() == NEXAR_ERR_INVALID_ARGUMENT);
   CHECK(w.messages_sent() == 0);
@@ -164,7 +164,7 @@ TEST_CASE("the choice is logged at INFO under COLL", "[select]") {
     ThreadWorld w(2);
     const auto st = w.run([&](CollContext& ctx) {
       int32_t x = 1, y = 0;
-      return run_collective(ctx, CollArgs{CollKind::ALLREDUCE, &x, &y, 1, NEXAR_INT32, NEXAR_SUM});
+      return select_and_run(ctx, CollArgs{CollKind::ALLREDUCE, &x, &y, 1, NEXAR_INT32, NEXAR_SUM});
     });
     for (const Status& s : st) REQUIRE(s.ok());
   }
@@ -190,6 +190,42 @@ TEST_CASE("the table: every collective has an algorithm for every world size", "
     }
 }
 
+TEST_CASE("the kind table: the bytes each kind moves, the buffers each rank uses", "[select]") {
+  size_t counts[3] = {1, 2, 3};
+  void* bufs[3] = {};
+  CollArgs a{CollKind::ALLREDUCE, nullptr, nullptr, 10, NEXAR_INT32, NEXAR_SUM};
+  CHECK(collective_bytes(a, 4) == 40);
+  a.kind = CollKind::ALLGATHER;  // one block per rank
+  CHECK(collective_bytes(a, 4) == 160);
+  a.kind = CollKind::BARRIER;
+  CHECK(collective_bytes(a, 4) == 0);
+  a.kind = CollKind::ALLREDUCE_BUCKETED;
+  a.bufs = bufs;
+  a.counts = counts;
+  a.nbufs = 3;
+  CHECK(collective_bytes(a, 4) == 24);
+  a.kind = CollKind::ALLTOALLV;
+  a.sendcounts = counts;
+  CHECK(collective_bytes(a, 3) == 24);
+  // Root-only buffers: the root's spans size * count, the others' nothing.
+  CHECK(extent_elements(kind_traits(CollKind::GATHER).out, 5, 4, true) == 20);
+  CHECK(extent_elements(kind_traits(CollKind::GATHER).out, 5, 4, false) == 0);
+  CHECK(extent_elements(kind_traits(CollKind::BROADCAST).in, 5, 4, false) == 0);
+  CHECK(kind_traits(CollKind::BROADCAST).input_in_recvbuf);
+  // Every kind's name is its NEXAR_ALGO spelling, once.
+  for (int k = 0; k < kCollKindCount; ++k) {
+    const CollKindTraits& t = kind_traits(static_cast<CollKind>(k));
+    std::array<std::string, kCollKindCount> forced;
+    const AlgoDesc* first = nullptr;
+    for (const AlgoDesc& d : algo_table())
+      if (d.kind == t.kind && !first) first = &d;
+    REQUIRE(first);
+    INFO(t.name);
+    REQUIRE(parse_algo_overrides(std::string(t.name) + ":" + first->name, &forced).ok());
+    CHECK(forced[k] == first->name);
+  }
+}
+
 TEST_CASE("argument validation names the argument and its value", "[validate]") {
   int32_t buf[8] = {};
   auto check = [](const CollArgs& a, int rank, int size, const char* part) {
@@ -204,6 +240,9 @@ TEST_CASE("argument validation names the argument and its value", "[validate]") 
   check(CollArgs{CollKind::GATHER, buf, buf, 2, NEXAR_INT32, NEXAR_SUM, -1}, 0, 2, "root -1");
   check(CollArgs{CollKind::ALLREDUCE, nullptr, buf, 2, NEXAR_INT32, NEXAR_SUM}, 0, 2, "sendbuf is NULL with count 2");
   check(CollArgs{CollKind::REDUCE, buf, nullptr, 2, NEXAR_INT32, NEXAR_SUM, 1}, 1, 2, "recvbuf is NULL");
+  // A broadcast's data is in recvbuf, at the root too (sendbuf is not read).
+  check(CollArgs{CollKind::BROADCAST, buf, nullptr, 2, NEXAR_INT32, NEXAR_SUM, 0}, 0, 2, "recvbuf is NULL with count 2");
+  check(CollArgs{CollKind::BROADCAST, buf, nullptr, 2, NEXAR_INT32, NEXAR_SUM, 0}, 1, 2, "recvbuf is NULL with count 2");
   check(CollArgs{CollKind::ALLGATHER, buf, buf, SIZE_MAX / 8, NEXAR_INT32, NEXAR_SUM}, 0, 4, "count 2305843009213693951");
   // Byte sizes that fit size_t but no address space (issue 19: these crashed in a transport).
   check(CollArgs{CollKind::ALLREDUCE, buf, buf, SIZE_MAX / 2, NEXAR_INT8, NEXAR_SUM}, 0, 2, "largest possible buffer");

@@ -53,7 +53,7 @@ void run_ok(ThreadWorld& w, const VCase& c, const std::vector<CollArgs>& args) {
   const std::vector<Status> st = w.run([&](CollContext& ctx) {
     const CollArgs& a = args[static_cast<size_t>(ctx.rank())];
     NX_RETURN_IF_ERROR(validate_collective_args(a, ctx.rank(), ctx.size()));
-    return run_collective(ctx, a);
+    return select_and_run(ctx, a);
   });
   for (size_t r = 0; r < st.size(); ++r) {
     INFO(c.label() << " rank " << r);
@@ -281,7 +281,7 @@ namespace {
 // Runs args on a world; returns each rank's status. Receive buffers must stay sentinel.
 std::vector<Status> run_all(int p, const std::vector<CollArgs>& args) {
   ThreadWorld w(p);
-  return w.run([&](CollContext& ctx) { return run_collective(ctx, args[static_cast<size_t>(ctx.rank())]); });
+  return w.run([&](CollContext& ctx) { return select_and_run(ctx, args[static_cast<size_t>(ctx.rank())]); });
 }
 
 void require_untouched(const Bytes& b) {
