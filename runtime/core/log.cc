@@ -9,8 +9,10 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <cerrno>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "core/params.h"
 
@@ -43,13 +45,18 @@ uint32_t subsys_bit(const std::string& name) {
   return 0;
 }
 
-void load(LogState& s) {
+// Reads NEXAR_DEBUG*; returns what was wrong with them (written once the state is loaded:
+// writing takes s.mu, which log_reload holds here).
+std::vector<std::string> load(LogState& s) {
+  std::vector<std::string> problems;
   // Warnings and errors are printed unless NEXAR_DEBUG=NONE: a failure must never be silent.
   const std::string lvl = param::NEXAR_DEBUG.get();
   int level = 1;
   if (strcasecmp(lvl.c_str(), "NONE") == 0) level = 0;
   else if (strcasecmp(lvl.c_str(), "INFO") == 0) level = 2;
   else if (strcasecmp(lvl.c_str(), "TRACE") == 0) level = 3;
+  else if (!lvl.empty() && strcasecmp(lvl.c_str(), "WARN") != 0)
+    problems.push_back("NEXAR_DEBUG=" + lvl + " is not NONE, WARN, INFO or TRACE; WARN is used");
   s.level = level;
 
   std::string spec = param::NEXAR_DEBUG_SUBSYS.get();
@@ -60,18 +67,25 @@ void load(LogState& s) {
   while (pos <= spec.size()) {
     size_t comma = spec.find(',', pos);
     if (comma == std::string::npos) comma = spec.size();
-    mask |= subsys_bit(spec.substr(pos, comma - pos));
+    const std::string name = spec.substr(pos, comma - pos);
+    const uint32_t bit = subsys_bit(name);
+    if (bit == 0 && !name.empty())
+      problems.push_back("NEXAR_DEBUG_SUBSYS names unknown subsystem '" + name +
+                         "' (known: INIT, ENV, NET, TLS, P2P, COLL, BOOT, LAUNCH, ALL)");
+    mask |= bit;
     pos = comma + 1;
   }
   s.mask = negate ? ~mask : mask;
   s.file_pattern = param::NEXAR_DEBUG_FILE.get();
   gethostname(s.host, sizeof(s.host) - 1);
   if (char* dot = std::strchr(s.host, '.')) *dot = '\0';
+  return problems;
 }
 
 // Expands %h %p %r in NEXAR_DEBUG_FILE. Called with s.mu held. A pattern with %r waits
-// for the rank (log_set_rank): lines before it go to stderr, not to a file named -1.
-void open_file(LogState& s) {
+// for the rank (log_set_rank): lines before it go to stderr, not to a file named -1. A
+// file that cannot be opened leaves the lines on stderr; *problem says why.
+void open_file(LogState& s, std::string* problem) {
   if (s.file_opened || s.file_pattern.empty()) return;
   if (s.rank.load() < 0 && s.file_pattern.find("%r") != std::string::npos) return;
   std::string path;
@@ -88,6 +102,7 @@ void open_file(LogState& s) {
     }
   }
   if (FILE* f = std::fopen(path.c_str(), "a")) s.out = f;
+  else *problem = "NEXAR_DEBUG_FILE: cannot open " + path + ": " + std::strerror(errno) + "; logging to stderr";
   s.file_opened = true;
 }
 
@@ -114,16 +129,56 @@ const char* subsys_name(LogSubsys s) {
   }
 }
 
+// "comm/comm.cc" of "/src/runtime/comm/comm.cc": enough to find it, short enough to read.
+const char* short_path(const char* file) {
+  const char* last = std::strrchr(file, '/');
+  if (!last) return file;
+  const char* p = last;
+  while (p > file && p[-1] != '/') --p;
+  return p;
+}
+
+// One line; called with s.mu held.
+void write_line(LogState& s, LogLevel level, LogSubsys subsys, const char* file, int line, const char* msg) {
+  char where[128] = "";
+  if (level == LogLevel::WARN && file) std::snprintf(where, sizeof(where), "%s:%d ", short_path(file), line);
+  std::fprintf(s.out, "%s:%d:%ld [%d] %sNEXAR %s %s %s\n", s.host, getpid(), static_cast<long>(syscall(SYS_gettid)),
+               s.rank.load(), where, level_name(level), subsys_name(subsys), msg);
+  std::fflush(s.out);
+}
+
+// One line to NEXAR_DEBUG_FILE (opened first if need be) or stderr; called with s.mu held.
+void emit(LogState& s, LogLevel level, LogSubsys subsys, const char* file, int line, const char* msg) {
+  std::string problem;
+  open_file(s, &problem);
+  if (!problem.empty()) write_line(s, LogLevel::WARN, ENV, __FILE__, __LINE__, problem.c_str());
+  write_line(s, level, subsys, file, line, msg);
+}
+
+// Warns about the settings (unless NEXAR_DEBUG=NONE), after load() and with s.mu free.
+void report(LogState& s, const std::vector<std::string>& problems) {
+  if (problems.empty() || s.level.load() < static_cast<int>(LogLevel::WARN)) return;
+  std::lock_guard<std::mutex> lock(s.mu);
+  for (const std::string& p : problems) emit(s, LogLevel::WARN, ENV, __FILE__, __LINE__, p.c_str());
+}
+
+void load_once(LogState& s) {
+  std::call_once(s.once, [&] {
+    const std::vector<std::string> problems = load(s);
+    report(s, problems);
+  });
+}
+
 }  // namespace
 
 bool log_enabled(LogLevel level, LogSubsys subsys) {
   LogState& s = state();
-  std::call_once(s.once, [&] { load(s); });
+  load_once(s);
   return static_cast<int>(level) <= s.level.load(std::memory_order_relaxed) &&
          (s.mask.load(std::memory_order_relaxed) & subsys) != 0;
 }
 
-void log_write(LogLevel level, LogSubsys subsys, const char* fmt, ...) {
+void log_write(LogLevel level, LogSubsys subsys, const char* file, int line, const char* fmt, ...) {
   LogState& s = state();
   char msg[1024];
   va_list ap;
@@ -131,23 +186,24 @@ void log_write(LogLevel level, LogSubsys subsys, const char* fmt, ...) {
   std::vsnprintf(msg, sizeof(msg), fmt, ap);
   va_end(ap);
   std::lock_guard<std::mutex> lock(s.mu);
-  open_file(s);
-  std::fprintf(s.out, "%s:%d:%ld [%d] NEXAR %s %s %s\n", s.host, getpid(), static_cast<long>(syscall(SYS_gettid)),
-               s.rank.load(), level_name(level), subsys_name(subsys), msg);
-  std::fflush(s.out);
+  emit(s, level, subsys, file, line, msg);
 }
 
 void log_set_rank(int rank) { state().rank = rank; }
 
 void log_reload() {
   LogState& s = state();
-  std::call_once(s.once, [&] { load(s); });
-  std::lock_guard<std::mutex> lock(s.mu);
-  load(s);
-  // NEXAR_DEBUG_FILE is read again: the next line opens it anew.
-  if (s.out != stderr) std::fclose(s.out);
-  s.out = stderr;
-  s.file_opened = false;
+  load_once(s);
+  std::vector<std::string> problems;
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    problems = load(s);
+    // NEXAR_DEBUG_FILE is read again: the next line opens it anew.
+    if (s.out != stderr) std::fclose(s.out);
+    s.out = stderr;
+    s.file_opened = false;
+  }
+  report(s, problems);
 }
 
 }  // namespace nexar

@@ -3,6 +3,8 @@
 // Logging in the manner of NCCL: NEXAR_DEBUG picks the level, NEXAR_DEBUG_SUBSYS the
 // subsystems; the check happens before any formatting. Lines look like
 //   host:pid:tid [rank] NEXAR INFO NET message
+//   host:pid:tid [rank] comm/comm.cc:212 NEXAR WARN NET message
+// (a warning names the source line that printed it, as NCCL's do).
 #pragma once
 
 #include <cstdint>
@@ -24,7 +26,9 @@ enum LogSubsys : uint32_t {
 };
 
 bool log_enabled(LogLevel level, LogSubsys subsys);
-void log_write(LogLevel level, LogSubsys subsys, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+// file: __FILE__ of the caller; WARN lines show its last two path parts and line.
+void log_write(LogLevel level, LogSubsys subsys, const char* file, int line, const char* fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 // The rank shown in each line once known (-1 before).
 void log_set_rank(int rank);
 // Re-read NEXAR_DEBUG* (tests).
@@ -34,7 +38,8 @@ void log_reload();
 
 #define NX_LOG_AT(level, subsys, ...)                                                  \
   do {                                                                                 \
-    if (::nexar::log_enabled(level, ::nexar::subsys)) ::nexar::log_write(level, ::nexar::subsys, __VA_ARGS__); \
+    if (::nexar::log_enabled(level, ::nexar::subsys))                                  \
+      ::nexar::log_write(level, ::nexar::subsys, __FILE__, __LINE__, __VA_ARGS__);     \
   } while (0)
 #define NX_WARN(subsys, ...) NX_LOG_AT(::nexar::LogLevel::WARN, subsys, __VA_ARGS__)
 #define NX_INFO(subsys, ...) NX_LOG_AT(::nexar::LogLevel::INFO, subsys, __VA_ARGS__)

@@ -5,7 +5,7 @@
 // listed by nexar-info. Add a parameter here, never getenv("NEXAR_...") elsewhere.
 // clang-format off
 #define NEXAR_PARAMS(X) \
-  X(NEXAR_DEBUG,            STRING, "",      "Log level: WARN, INFO or TRACE (default: errors only)") \
+  X(NEXAR_DEBUG,            STRING, "",      "Log level: NONE, WARN, INFO or TRACE (default: WARN)") \
   X(NEXAR_DEBUG_SUBSYS,     STRING, "ALL",   "Comma list of subsystems to log (INIT,ENV,NET,TLS,P2P,COLL,BOOT,LAUNCH,ALL); ^ negates") \
   X(NEXAR_DEBUG_FILE,       STRING, "",      "Log to this file instead of stderr; %h host, %p pid, %r rank") \
   X(NEXAR_TIMEOUT,          DOUBLE, "300",   "Seconds any blocking operation may take before NEXAR_ERR_TIMEOUT") \
