@@ -39,6 +39,13 @@ std::vector<int32_t> members(nexar::Communicator& c, int world_rank) {
   return all;
 }
 
+// "7,5,3,1".
+std::string joined(const std::vector<int32_t>& v) {
+  std::string s;
+  for (int32_t x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  return s;
+}
+
 // Parity split with reversed keys: members ordered by descending world rank.
 void split_parity(nexar::Communicator& world) {
   const int n = world.size(), r = world.rank();
@@ -75,6 +82,7 @@ void split_parity(nexar::Communicator& world) {
   for (int i = 0; i < 3; ++i) EXPECT(out[i] == static_cast<int32_t>((child->rank() * 3 + i) * child->size() + sum));
   child->barrier();
   world.barrier();
+  std::printf("rank %d: split_parity child rank %d members %s\n", r, child->rank(), joined(members(*child, r)).c_str());
   std::printf("rank %d: split_parity ok\n", r);
 }
 
@@ -88,6 +96,9 @@ void undefined(nexar::Communicator& world) {
       if (q % 3 != 0) want += q, ++cnt;
     EXPECT(child->size() == cnt);
     check_sum(*child, r, want);
+    std::printf("rank %d: undefined child members %s\n", r, joined(members(*child, r)).c_str());
+  } else {
+    std::printf("rank %d: undefined no child\n", r);
   }
   world.barrier();
   std::printf("rank %d: undefined ok\n", r);
@@ -193,6 +204,7 @@ void groups(nexar::Communicator& world) {
     threw = e.code() == NEXAR_ERR_INVALID_ARGUMENT;
   }
   EXPECT(threw);
+  std::printf("rank %d: groups tp %s pp %s dp %s\n", r, joined(tp).c_str(), joined(pp).c_str(), joined(dp).c_str());
   std::printf("rank %d: groups ok\n", r);
 }
 

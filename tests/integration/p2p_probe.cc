@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // A rank program for the point-to-point integration tests: `p2p_probe <scenario>` under
-// nexrun. Each scenario checks its own results against data computed locally and exits
-// non-zero with a message on any difference.
+// nexrun. basic, sizes, errors and timeout print what they received and every result with
+// its error text, which the tests check (p2p_expect.h); the other scenarios check their own
+// results against data computed locally and exit non-zero with a message on any difference.
 #include <unistd.h>
 
 #include <csignal>
 
-#include <cstring>
 #include <string>
 #include <thread>
 
@@ -38,13 +38,11 @@ void basic() {
   int local_rank, local_size;
   PROBE_OK(nexar_comm_local_rank(g_world, &local_rank));
   PROBE_OK(nexar_comm_local_size(g_world, &local_size));
-  PROBE_CHECK(local_size == g_size && local_rank == g_rank);  // one host
   int64_t token = g_rank == 0 ? 1000 : -1;
   if (g_size > 1) {
     if (g_rank == 0) {
       PROBE_OK(nexar_send(&token, 1, NEXAR_INT64, 1, 7, g_world));
       PROBE_OK(nexar_recv(&token, 1, NEXAR_INT64, g_size - 1, 7, g_world));
-      PROBE_CHECK(token == 1000 + g_size - 1);
     } else {
       PROBE_OK(nexar_recv(&token, 1, NEXAR_INT64, g_rank - 1, 7, g_world));
       ++token;
@@ -56,11 +54,11 @@ void basic() {
   PROBE_OK(nexar_isend(&self_in, 1, NEXAR_INT32, g_rank, 3, g_world, &r));
   PROBE_OK(nexar_recv(&self_out, 1, NEXAR_INT32, g_rank, 3, g_world));
   PROBE_OK(nexar_wait(r));
-  PROBE_CHECK(self_out == 42 + g_rank);
   PROBE_OK(nexar_barrier(g_world));
   PROBE_OK(nexar_ibarrier(g_world, &r));
   PROBE_OK(nexar_wait(r));
-  std::printf("rank %d of %d: basic ok\n", g_rank, g_size);
+  std::printf("rank %d of %d: basic ok token %lld self %d local %d of %d\n", g_rank, g_size,
+              static_cast<long long>(token), self_out, local_rank, local_size);
 }
 
 // Every rank sends to the next and receives from the previous, at every size.
@@ -75,8 +73,10 @@ void sizes() {
     PROBE_OK(nexar_irecv(in.data(), n + 16, NEXAR_UINT8, from, msg, g_world, &reqs[0]));
     PROBE_OK(nexar_isend(out.data(), n, NEXAR_UINT8, to, msg, g_world, &reqs[1]));
     PROBE_OK(nexar_waitall(2, reqs));
-    PROBE_CHECK(verify(in, n, from, msg));
-    for (size_t i = n; i < n + 16; ++i) PROBE_CHECK(in[i] == 0xee);  // the rest untouched
+    bool rest_untouched = true;
+    for (size_t i = n; i < n + 16; ++i) rest_untouched = rest_untouched && in[i] == 0xee;
+    std::printf("rank %d: sizes message %d from %d: %zu bytes fnv %016llx, the rest %s\n", g_rank, msg, from, n,
+                static_cast<unsigned long long>(probe::fnv1a(in.data(), n)), rest_untouched ? "untouched" : "WRITTEN");
     ++msg;
   }
   std::printf("rank %d: sizes ok\n", g_rank);
@@ -146,41 +146,41 @@ void unexpected() {
   std::printf("rank %d: unexpected ok\n", g_rank);
 }
 
+// One call's result and the communicator's last error, for the test to check.
+void said(const char* what, nexar_result_t r, nexar_comm_t comm) {
+  std::printf("rank %d: errors: %s -> %s: %s\n", g_rank, what, nexar_result_string(r), nexar_comm_last_error(comm));
+}
+
 // Local errors name what was wrong and leave the communicator usable.
 void errors() {
   char b[8] = {0};
-  PROBE_CHECK(nexar_send(b, 1, NEXAR_UINT8, g_size, 0, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
-  PROBE_CHECK(std::strstr(nexar_comm_last_error(g_world), "peer") != nullptr);
-  PROBE_CHECK(nexar_send(nullptr, 4, NEXAR_UINT8, 0, 0, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
-  PROBE_CHECK(nexar_send(b, 1, static_cast<nexar_dtype_t>(99), 0, 0, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
-  PROBE_CHECK(std::strstr(nexar_comm_last_error(g_world), "dtype") != nullptr);
-  PROBE_CHECK(nexar_send(b, 1, NEXAR_UINT8, 0, -5, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
-  PROBE_CHECK(nexar_recv(b, 1, NEXAR_UINT8, -7, 0, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
-  PROBE_CHECK(nexar_comm_set_timeout(g_world, -1) == NEXAR_ERR_INVALID_ARGUMENT);
+  said("send to rank size", nexar_send(b, 1, NEXAR_UINT8, g_size, 0, g_world), g_world);
+  said("send NULL", nexar_send(nullptr, 4, NEXAR_UINT8, 0, 0, g_world), g_world);
+  said("send dtype 99", nexar_send(b, 1, static_cast<nexar_dtype_t>(99), 0, 0, g_world), g_world);
+  said("send tag -5", nexar_send(b, 1, NEXAR_UINT8, 0, -5, g_world), g_world);
+  said("recv from rank -7", nexar_recv(b, 1, NEXAR_UINT8, -7, 0, g_world), g_world);
+  said("set_timeout -1", nexar_comm_set_timeout(g_world, -1), g_world);
   // Counts no address space can hold (issue 19: SIZE_MAX/16 crashed in shared memory).
   const int next = (g_rank + 1) % g_size;
   nexar_request_t req = nullptr;
-  PROBE_CHECK(nexar_send(b, SIZE_MAX / 16, NEXAR_INT8, next, 0, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
-  PROBE_CHECK(std::strstr(nexar_comm_last_error(g_world), "count 1152921504606846975") != nullptr);
-  PROBE_CHECK(nexar_recv(b, SIZE_MAX / 16, NEXAR_INT8, next, 0, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
-  PROBE_CHECK(nexar_isend(b, SIZE_MAX / 2, NEXAR_INT8, next, 0, g_world, &req) == NEXAR_ERR_INVALID_ARGUMENT);
-  PROBE_CHECK(nexar_irecv(b, SIZE_MAX / 16, NEXAR_FLOAT64, next, 0, g_world, &req) == NEXAR_ERR_INVALID_ARGUMENT);
-  PROBE_CHECK(req == nullptr);
+  said("send SIZE_MAX/16", nexar_send(b, SIZE_MAX / 16, NEXAR_INT8, next, 0, g_world), g_world);
+  said("recv SIZE_MAX/16", nexar_recv(b, SIZE_MAX / 16, NEXAR_INT8, next, 0, g_world), g_world);
+  said("isend SIZE_MAX/2", nexar_isend(b, SIZE_MAX / 2, NEXAR_INT8, next, 0, g_world, &req), g_world);
+  said("irecv SIZE_MAX/16 float64", nexar_irecv(b, SIZE_MAX / 16, NEXAR_FLOAT64, next, 0, g_world, &req), g_world);
+  std::printf("rank %d: errors: request after refusals %s\n", g_rank, req == nullptr ? "NULL" : "SET");
   // A destroyed communicator: every call says so (issue 19: a use after free), and its
   // last error went with it.
   nexar_comm_t dup = nullptr;
   PROBE_OK(nexar_comm_dup(g_world, &dup));
-  PROBE_CHECK(nexar_send(b, 1, NEXAR_UINT8, g_size, 0, dup) == NEXAR_ERR_INVALID_ARGUMENT);
-  PROBE_CHECK(std::strstr(nexar_comm_last_error(dup), "peer") != nullptr);
-  PROBE_OK(nexar_comm_destroy(dup));
-  PROBE_CHECK(nexar_comm_last_error(dup)[0] == '\0');
+  said("dup: send to rank size", nexar_send(b, 1, NEXAR_UINT8, g_size, 0, dup), dup);
+  said("dup: destroy", nexar_comm_destroy(dup), dup);
   int x = -1;
-  PROBE_CHECK(nexar_allreduce(b, b, 1, NEXAR_UINT8, NEXAR_SUM, dup) == NEXAR_ERR_INVALID_ARGUMENT);
-  PROBE_CHECK(std::strstr(nexar_comm_last_error(dup), "destroyed") != nullptr);
-  PROBE_CHECK(nexar_send(b, 1, NEXAR_UINT8, 0, 0, dup) == NEXAR_ERR_INVALID_ARGUMENT);
-  PROBE_CHECK(nexar_comm_rank(dup, &x) == NEXAR_ERR_INVALID_ARGUMENT && x == -1);
-  PROBE_CHECK(nexar_comm_revoke(dup) == NEXAR_ERR_INVALID_ARGUMENT);
-  PROBE_CHECK(nexar_comm_destroy(dup) == NEXAR_ERR_INVALID_ARGUMENT);
+  said("destroyed: allreduce", nexar_allreduce(b, b, 1, NEXAR_UINT8, NEXAR_SUM, dup), dup);
+  said("destroyed: send", nexar_send(b, 1, NEXAR_UINT8, 0, 0, dup), dup);
+  said("destroyed: comm_rank", nexar_comm_rank(dup, &x), dup);
+  std::printf("rank %d: errors: destroyed: comm_rank left %d\n", g_rank, x);
+  said("destroyed: revoke", nexar_comm_revoke(dup), dup);
+  said("destroyed: destroy", nexar_comm_destroy(dup), dup);
   // A message longer than the posted receive.
   if (g_size > 1) {
     if (g_rank == 0) {
@@ -188,8 +188,7 @@ void errors() {
       PROBE_OK(nexar_send(big, 4, NEXAR_INT64, 1, 9, g_world));
     } else if (g_rank == 1) {
       int64_t small[2];
-      PROBE_CHECK(nexar_recv(small, 2, NEXAR_INT64, 0, 9, g_world) == NEXAR_ERR_INVALID_ARGUMENT);
-      PROBE_CHECK(std::strstr(nexar_comm_last_error(g_world), "longer") != nullptr);
+      said("recv 2 of 4 int64", nexar_recv(small, 2, NEXAR_INT64, 0, 9, g_world), g_world);
     }
   }
   PROBE_OK(nexar_barrier(g_world));
@@ -204,18 +203,17 @@ void timeout() {
     auto t0 = std::chrono::steady_clock::now();
     nexar_result_t r = nexar_recv(&v, 1, NEXAR_INT32, 0, 77, g_world);
     double s = probe::seconds_since(t0);
-    PROBE_CHECK(r == NEXAR_ERR_TIMEOUT);
-    PROBE_CHECK(s >= 0.9 && s < 5);
-    PROBE_CHECK(std::strstr(nexar_comm_last_error(g_world), "receive from rank 0") != nullptr);
-    PROBE_CHECK(nexar_barrier(g_world) == NEXAR_ERR_ABORTED);
-    std::printf("rank %d: timeout ok after %.2f s\n", g_rank, s);
+    std::printf("rank %d: timeout: recv -> %s after %.2f s: %s\n", g_rank, nexar_result_string(r), s,
+                nexar_comm_last_error(g_world));
+    std::printf("rank %d: timeout: barrier then -> %s\n", g_rank, nexar_result_string(nexar_barrier(g_world)));
   }
   // Other ranks learn that rank 1 gave up: their barrier fails instead of hanging.
   if (g_rank != 1) {
     PROBE_OK(nexar_comm_set_timeout(g_world, 30.0));
+    auto t0 = std::chrono::steady_clock::now();
     nexar_result_t r = nexar_barrier(g_world);
-    PROBE_CHECK(r != NEXAR_SUCCESS);
-    std::printf("rank %d: timeout ok (%s)\n", g_rank, nexar_result_string(r));
+    std::printf("rank %d: timeout: barrier -> %s after %.2f s: %s\n", g_rank, nexar_result_string(r),
+                probe::seconds_since(t0), nexar_comm_last_error(g_world));
   }
   nexar_comm_destroy(g_world);
   std::exit(0);

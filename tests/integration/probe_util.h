@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "nexar/nexar.h"
+#include "pattern.h"
 
 #define PROBE_CHECK(cond)                                                                          \
   do {                                                                                            \
@@ -33,11 +34,6 @@ namespace probe {
 
 inline int g_rank = -1;
 inline nexar_comm_t g_world = nullptr;
-
-// A byte pattern distinct per (sender, message, offset).
-inline unsigned char pattern(int sender, int msg, size_t i) {
-  return static_cast<unsigned char>((i * 131u) ^ (static_cast<unsigned>(sender) * 7919u) ^ (static_cast<unsigned>(msg) * 104729u) ^ (i >> 13));
-}
 
 inline double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

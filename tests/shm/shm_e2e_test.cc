@@ -3,6 +3,7 @@
 // The shared-memory transport end to end: real ranks under nexrun on one host.
 #include <catch.hpp>
 
+#include "integration/p2p_expect.h"
 #include "launcher/rank_run.h"
 
 using launcher_test::count_of;
@@ -25,7 +26,7 @@ const std::vector<std::string> kInfo = {"NEXAR_DEBUG=INFO", "NEXAR_DEBUG_SUBSYS=
 
 TEST_CASE("ranks on one host choose shared memory; NEXAR_TRANSPORT=quic forces QUIC", "[shm]") {
   Run r = run(3, P2P_PROBE, "basic", kInfo);
-  expect_ok(r, 3, "basic ok");
+  p2p_expect::basic(r, 3);
   CHECK(count_of(r.err, ": shared memory") == 6);  // every rank, both peers
   CHECK(count_of(r.err, "over shared memory (its large messages: read by the receiver") == 6);
   CHECK(count_of(r.err, "over QUIC") == 0);
@@ -33,7 +34,7 @@ TEST_CASE("ranks on one host choose shared memory; NEXAR_TRANSPORT=quic forces Q
   std::vector<std::string> env = kInfo;
   env.push_back("NEXAR_TRANSPORT=quic");
   r = run(3, P2P_PROBE, "basic", env);
-  expect_ok(r, 3, "basic ok");
+  p2p_expect::basic(r, 3);
   CHECK(count_of(r.err, ": QUIC") == 6);
   CHECK(count_of(r.err, ": shared memory") == 0);
   CHECK(count_of(r.err, "over QUIC") == 6);
@@ -45,7 +46,7 @@ TEST_CASE("nothing of the job is left in /dev/shm once it runs", "[shm]") {
 
 TEST_CASE("sizes, order and back-pressure copying through the ring (no CMA, small rings)", "[shm]") {
   const std::vector<std::string> env = {"NEXAR_SHM_CMA=0", "NEXAR_SHM_RING_BYTES=16384", "NEXAR_SHM_EAGER=1024"};
-  expect_ok(run(3, P2P_PROBE, "sizes", env), 3, "sizes ok");
+  p2p_expect::sizes(run(3, P2P_PROBE, "sizes", env), 3);
   expect_ok(run(2, P2P_PROBE, "order", env), 2, "order ok");
   std::vector<std::string> limited = env;
   limited.push_back("NEXAR_UNEXPECTED_LIMIT=4194304");

@@ -5,6 +5,7 @@
 // results, back-pressure, keep-alives on an idle job, and the unknown-value error.
 #include <catch.hpp>
 
+#include "integration/p2p_expect.h"
 #include "launcher/rank_run.h"
 
 using launcher_test::count_of;
@@ -27,12 +28,12 @@ Run p2p(int np, const std::string& scenario, std::vector<std::string> env = {}) 
 
 TEST_CASE("point to point over TCP: ring, 0 B to 64 MiB, order, back-pressure", "[tcp]") {
   Run r = p2p(4, "basic");
-  expect_ok(r, 4, "basic ok");
+  p2p_expect::basic(r, 4);
   // Every peer went over TCP, said so, and said the payload is not encrypted.
   CHECK(count_of(r.err, "-> rank") == 12);
   CHECK(count_of(r.err, ": TCP") == 12);
   CHECK(count_of(r.err, "NOT encrypted") == 4);
-  expect_ok(p2p(2, "sizes"), 2, "sizes ok");
+  p2p_expect::sizes(p2p(2, "sizes"), 2);
   expect_ok(p2p(2, "order"), 2, "order ok");
   // 48 MiB of large messages nobody receives yet, past a 4 MiB store, then small ones the
   // receiver takes first: they must not wait behind the large payloads.

@@ -6,6 +6,7 @@
 #include <catch.hpp>
 
 #include "multihost/shared_testbed.h"
+#include "uid/uid_expect.h"
 #include "uid/uid_job.h"
 
 using launcher_test::count_of;
@@ -20,6 +21,7 @@ TEST_CASE("four ranks on two namespace hosts join with a unique id", "[uid][mult
   INFO(r.out << r.err);
   for (const Ended& e : r.ended) CHECK(e.exit_code == 0);
   CHECK(count_of(r.out, ": coll ok") == 4);
+  expect_coll_results(r.out, 4);
   CHECK(count_of(r.err, "serves the rendezvous at 169.254.77.") == 1);  // mhA's address, not loopback
   CHECK(count_of(r.err, "shared memory") >= 2);                        // within a host
   CHECK(count_of(r.err, ": QUIC") >= 4);                               // between hosts

@@ -45,28 +45,28 @@ bool read_id(const std::string& path, nexar_unique_id_t* id) {
   return false;
 }
 
+// Prints what each call delivered (hashes of the buffers, the values); uid_test works out
+// what it must be.
 void collectives(nexar_comm_t w, int rank, int size) {
-  // all-reduce: exact sums and maxima.
+  // all-reduce: sums and maxima.
   std::vector<int64_t> v(1000), sum(1000);
   for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int64_t>(i) * (rank + 1);
   PROBE_OK(nexar_allreduce(v.data(), sum.data(), v.size(), NEXAR_INT64, NEXAR_SUM, w));
-  const int64_t factor = static_cast<int64_t>(size) * (size + 1) / 2;
-  for (size_t i = 0; i < v.size(); ++i) PROBE_CHECK(sum[i] == static_cast<int64_t>(i) * factor);
   double mine = rank + 0.5, best = 0;
   PROBE_OK(nexar_allreduce(&mine, &best, 1, NEXAR_FLOAT64, NEXAR_MAX, w));
-  PROBE_CHECK(best == size - 0.5);
   // broadcast from the last rank, 1 MiB.
   std::vector<unsigned char> b(1 << 20);
   const int root = size - 1;
   for (size_t i = 0; i < b.size(); ++i) b[i] = rank == root ? probe::pattern(root, 1, i) : 0;
   PROBE_OK(nexar_broadcast(b.data(), b.size(), NEXAR_UINT8, root, w));
-  for (size_t i = 0; i < b.size(); ++i) PROBE_CHECK(b[i] == probe::pattern(root, 1, i));
   // all-gather.
   int32_t me = 100 + rank;
   std::vector<int32_t> all(static_cast<size_t>(size));
   PROBE_OK(nexar_allgather(&me, all.data(), 1, NEXAR_INT32, w));
-  for (int r = 0; r < size; ++r) PROBE_CHECK(all[static_cast<size_t>(r)] == 100 + r);
+  std::string gathered;
+  for (int32_t x : all) gathered += (gathered.empty() ? "" : ",") + std::to_string(x);
   // point to point around the ring, 64 KiB each way.
+  uint64_t ring = 0;
   if (size > 1) {
     std::vector<unsigned char> out(65536), in(65536);
     for (size_t i = 0; i < out.size(); ++i) out[i] = probe::pattern(rank, 2, i);
@@ -75,9 +75,14 @@ void collectives(nexar_comm_t w, int rank, int size) {
     PROBE_OK(nexar_irecv(in.data(), in.size(), NEXAR_UINT8, prev, 7, w, &reqs[0]));
     PROBE_OK(nexar_isend(out.data(), out.size(), NEXAR_UINT8, next, 7, w, &reqs[1]));
     PROBE_OK(nexar_waitall(2, reqs));
-    for (size_t i = 0; i < in.size(); ++i) PROBE_CHECK(in[i] == probe::pattern(prev, 2, i));
+    ring = probe::fnv1a(in.data(), in.size());
   }
   PROBE_OK(nexar_barrier(w));
+  std::printf("rank %d: coll sum fnv %016llx max %.1f broadcast fnv %016llx allgather %s ring fnv %016llx\n", rank,
+              static_cast<unsigned long long>(probe::fnv1a(reinterpret_cast<const unsigned char*>(sum.data()),
+                                                           sum.size() * sizeof(int64_t))),
+              best, static_cast<unsigned long long>(probe::fnv1a(b.data(), b.size())), gathered.c_str(),
+              static_cast<unsigned long long>(ring));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // the unique id and writes it to a file the others read; every wait is bounded.
 #include <catch.hpp>
 
+#include "uid/uid_expect.h"
 #include "uid/uid_job.h"
 
 using launcher_test::count_of;
@@ -33,6 +34,7 @@ TEST_CASE("np 1, 2 and 4 started without nexrun: collectives and point to point 
     expect_exits(r, 0);
     for (int rank = 0; rank < np; ++rank)
       CHECK(count_of(r.out, "rank " + std::to_string(rank) + " of " + std::to_string(np) + ": coll ok") == 1);
+    expect_coll_results(r.out, np);
   }
 }
 
@@ -40,6 +42,7 @@ TEST_CASE("forced QUIC between the ranks: mutual TLS from the id's secret", "[ui
   Result r = run(world(3), "coll", {"NEXAR_TRANSPORT=quic"});
   expect_exits(r, 0);
   CHECK(count_of(r.out, ": coll ok") == 3);
+  expect_coll_results(r.out, 3);
 }
 
 TEST_CASE("two processes with the same rank both fail naming it, and so does the rest", "[uid]") {
