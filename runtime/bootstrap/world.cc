@@ -3,6 +3,7 @@
 #include "bootstrap/world.h"
 
 #include "bootstrap/address_select.h"
+#include "bootstrap/connect_mode.h"
 #include "bootstrap/host_identity.h"
 #include "bootstrap/unique_id_join.h"
 #include "core/log.h"
@@ -124,22 +125,28 @@ Status World::start_endpoint() {
   if (transport != "auto" && transport != "quic" && transport != "tcp")
     return Status(NEXAR_ERR_INVALID_ARGUMENT,
                   strprintf("NEXAR_TRANSPORT=%s is not a transport (auto, quic or tcp)", transport.c_str()));
+  NX_RETURN_IF_ERROR(lazy_connections(transport, &lazy_));
   if (transport == "tcp") return start_tcp(cfg.bind_address);
   for (int p = 0; p < info_.world_size; ++p) {
     gates_.push_back(std::make_unique<PeerGate>(engine_.get()));
-    links_.emplace_back(p == info_.rank ? nullptr
-                                        : new quic_link::QuicLink(info_.rank, info_.world_size, p, gates_.back().get(),
-                                                                  endpoint_.get()));
-    if (p != info_.rank) engine_->set_link(p, links_.back().get());
+    quic_link::QuicLink* link = p == info_.rank ? nullptr
+                                                : new quic_link::QuicLink(info_.rank, info_.world_size, p,
+                                                                          gates_.back().get(), endpoint_.get());
+    links_.emplace_back(link);
+    if (link && lazy_) link->connect_on_first_use();
+    if (link) engine_->set_link(p, link);
   }
-  // Higher ranks dial lower ones; an accepted connection must come from a higher rank.
+  // Higher ranks dial lower ones; an accepted connection must come from a higher rank, or
+  // (lazy) be a lower rank's knock asking this one to dial it.
   endpoint_->set_accept_handler([this](quic::Connection& conn) -> quic::Application* {
     const int r = conn.peer().rank;
-    if (r <= info_.rank || r >= info_.world_size || !gates_[static_cast<size_t>(r)]->is_open()) {
+    const bool knock = lazy_ && r >= 0 && r < info_.rank;
+    if ((r <= info_.rank && !knock) || r >= info_.world_size || !gates_[static_cast<size_t>(r)]->is_open()) {
       NX_WARN(NET, "refusing a connection from %s: not a rank that dials this one", conn.peer().to_string().c_str());
       return nullptr;
     }
     auto* link = static_cast<quic_link::QuicLink*>(links_[static_cast<size_t>(r)].get());
+    if (knock) return link->accept_knock(conn);
     return link->adopt(conn) ? link : nullptr;
   });
   return Status::Ok();
@@ -289,20 +296,30 @@ void World::configure_waiter() {
 Status World::connect_mesh(const std::vector<std::string>& addresses) {
   // Shared memory for the ranks on this host (both sides decide alike from the tokens),
   // QUIC for the others; dial first so the handshakes overlap.
+  // With NEXAR_CONNECT=lazy the QUIC links only learn the addresses here (shared memory
+  // on this host stays eager: one inbox per rank, mapped at init).
   std::vector<bool> shm_peer;
   const auto deadline = p2p::Clock::now() + connect_timeout();
-  for (int p = 0; p < info_.rank; ++p)
-    if (!shm_candidate(p)) NX_RETURN_IF_ERROR(links_[static_cast<size_t>(p)]->dial(addresses[static_cast<size_t>(p)]));
+  for (int p = 0; p < info_.world_size; ++p) {
+    if (p == info_.rank || shm_candidate(p)) continue;
+    auto* link = links_[static_cast<size_t>(p)].get();
+    if (lazy_)
+      static_cast<quic_link::QuicLink*>(link)->set_address(addresses[static_cast<size_t>(p)]);
+    else if (p < info_.rank)
+      NX_RETURN_IF_ERROR(link->dial(addresses[static_cast<size_t>(p)]));
+  }
   NX_RETURN_IF_ERROR(start_shm(&shm_peer));
   configure_waiter();
   for (int p = 0; p < info_.world_size; ++p) {
     if (p == info_.rank) continue;
-    NX_INFO(INIT, "rank %d -> rank %d: %s", info_.rank, p,
-            shm_peer[static_cast<size_t>(p)] ? "shared memory" : tcp_ ? "TCP" : "QUIC");
-    if (shm_peer[static_cast<size_t>(p)]) continue;
+    NX_INFO(INIT, "rank %d -> rank %d: %s%s", info_.rank, p,
+            shm_peer[static_cast<size_t>(p)] ? "shared memory" : tcp_ ? "TCP" : "QUIC",
+            lazy_ && !shm_peer[static_cast<size_t>(p)] ? " on first use" : "");
+    if (shm_peer[static_cast<size_t>(p)] || lazy_) continue;
     NX_RETURN_IF_ERROR(links_[static_cast<size_t>(p)]->wait_ready(deadline).with_context("forming the mesh"));
   }
-  NX_INFO(INIT, "rank %d connected to all %d peers", info_.rank, info_.world_size - 1);
+  NX_INFO(INIT, "rank %d %s all %d peers", info_.rank, lazy_ ? "connects on first use to" : "connected to",
+          info_.world_size - 1);
   watch_local_quic_peers();
   return Status::Ok();
 }
@@ -329,7 +346,11 @@ Status World::shutdown(p2p::Clock::time_point deadline, bool broken) {
   // Peers lost before (a shrunk world's dead ranks) have nothing to say goodbye to.
   std::vector<bool> lost(links_.size());
   for (size_t p = 0; p < links_.size(); ++p) lost[p] = engine_->is_lost(static_cast<int>(p));
-  auto quic_peer = [&](size_t p) { return links_[p] && !uses_shm(static_cast<int>(p)) && !lost[p]; };
+  // A link never used (NEXAR_CONNECT=lazy) has nobody to say goodbye to.
+  auto quic_peer = [&](size_t p) {
+    return links_[p] && !uses_shm(static_cast<int>(p)) && !lost[p] && links_[p]->in_use();
+  };
+  NX_INFO(INIT, "%s at the end", connection_summary().c_str());
   for (size_t p = 0; p < links_.size(); ++p)
     if (quic_peer(p)) links_[p]->send_bye();
   if (shm_) shm_->send_bye();
@@ -344,6 +365,17 @@ Status World::shutdown(p2p::Clock::time_point deadline, bool broken) {
   for (auto& l : links_)
     if (l) l->close();
   return first;
+}
+
+std::string World::connection_summary() const {
+  int net = 0, used = 0;
+  for (size_t p = 0; p < links_.size(); ++p) {
+    if (!links_[p] || uses_shm(static_cast<int>(p))) continue;
+    ++net;
+    if (links_[p]->in_use()) ++used;
+  }
+  return strprintf("rank %d: %d of %d network peers connected (%s, NEXAR_CONNECT=%s)", info_.rank, used, net,
+                   tcp_ ? "TCP" : "QUIC", lazy_ ? "lazy" : "eager");
 }
 
 void World::on_comm_broken(const Status& why) {

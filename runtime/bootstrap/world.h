@@ -64,6 +64,9 @@ class World {
   // deadline, for what this rank sent to reach the peers still alive: a survivor may still
   // wait for its last message (the barrier of a destroy that finished here first).
   Status shutdown(p2p::Clock::time_point deadline, bool broken = false);
+  // "rank R: C of N network peers connected (...)" for the log: how many of the peers reached over
+  // QUIC or TCP have a connection (made or under way); with NEXAR_CONNECT=lazy, those used.
+  std::string connection_summary() const;
   // A communicator broke (comm::WorldInfo::on_broken): a timeout or a lost peer asks
   // nexrun for a hang report and waits for it, bounded (hang_responder.h).
   void on_comm_broken(const Status& why);
@@ -119,6 +122,7 @@ class World {
   std::unique_ptr<shm::ShmHub> shm_;
   std::unique_ptr<WorldProgress> progress_;  // what the engine's waiter polls
   std::unique_ptr<shm::PeerWatch> quic_watch_;
+  bool lazy_ = false;  // NEXAR_CONNECT=lazy: QUIC connections made on first use
   bool closed_ = false;
   std::atomic<int> handles_{0};
 };

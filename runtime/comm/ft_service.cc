@@ -92,6 +92,7 @@ bool Service::mark_failed_locked(CommFt& c, int r) {
 Status Service::agree(uint32_t comm_id, int32_t flag, p2p::Clock::time_point deadline, Decision* out_d) {
   uint32_t k;
   std::vector<Out> out;
+  std::vector<int> voters;  // world ranks whose votes this rank, the coordinator, waits for
   {
     std::lock_guard<std::mutex> lock(mu_);
     CommFt& c = comms_[comm_id];
@@ -102,8 +103,14 @@ Status Service::agree(uint32_t comm_id, int32_t flag, p2p::Clock::time_point dea
     in.entered = true;
     in.flag = flag;
     progress_locked(c, comm_id, &out);
+    if (coordinator_locked(c) == c.me)
+      for (size_t r = 0; r < c.members.size(); ++r)
+        if (!c.failed[r] && static_cast<int>(r) != c.me) voters.push_back(c.members[r]);
   }
   send_all(out);
+  // With NEXAR_CONNECT=lazy a voter that died before it ever talked to this rank is
+  // noticed only once a connection to it exists.
+  for (int w : voters) engine_->expect_from(w);
   fault::kill_point("agreement");  // testing only (NEXAR_FAULT_KILL): its vote sent, undecided
   int excluded_by = -1;
   const auto done = [&] {

@@ -146,11 +146,20 @@ Status Engine::irecvv(uint32_t ctx, int src, int tag, std::vector<iovec> regions
   return post_recv(ctx, src, tag, req);
 }
 
+void Engine::expect_from(int peer) {
+  transport::PeerLink* link = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (peer >= 0 && peer < size_ && peer != rank_) link = links_[static_cast<size_t>(peer)];
+  }
+  if (link) link->expect();
+}
+
 Status Engine::post_recv(uint32_t ctx, int src, int tag, const RequestPtr& req) {
   req->ctx = ctx;
   req->src_filter = src;
   req->tag_filter = tag;
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   Context& c = context_locked(ctx);
   if (!c.failed.ok()) return c.failed;
   // The oldest stored message that matches, in arrival order.
@@ -181,6 +190,9 @@ Status Engine::post_recv(uint32_t ctx, int src, int tag, const RequestPtr& req) 
   if (src >= 0 && !lost_[static_cast<size_t>(src)].ok()) return lost_[static_cast<size_t>(src)];
   req->posted = true;
   c.posted.push_back(req);
+  transport::PeerLink* from = src >= 0 && src != rank_ ? links_[static_cast<size_t>(src)] : nullptr;
+  lock.unlock();
+  if (from) from->expect();  // a link that connects on first use connects now (outside mu_)
   return Status::Ok();
 }
 

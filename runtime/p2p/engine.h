@@ -83,6 +83,9 @@ class Engine final : public transport::PlacementSink {
                RequestPtr* out);
   // A scattering receive: the message fills regions in order (its capacity is their sum).
   Status irecvv(uint32_t ctx, int src, int tag, std::vector<iovec> regions, RequestPtr* out);
+  // This rank waits for something from world rank peer outside a posted receive (an
+  // agreement's votes): its link connects if it connects on first use (PeerLink::expect).
+  void expect_from(int peer);
 
   // A message that is here or arriving (its header arrived) and not received yet.
   struct Probed {

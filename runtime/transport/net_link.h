@@ -29,6 +29,9 @@ class NetLink : public PeerLink {
   // The peer is known gone (its process exited on this host): the connection ends at once
   // and the sink hears on_peer_lost(why) unless the peer had said goodbye.
   virtual void peer_gone(const Status& why) = 0;
+  // Whether the link has a connection or is making one; false only for a link that
+  // connects on first use and was not used yet (it has no goodbye to say).
+  virtual bool in_use() const { return true; }
 };
 
 }  // namespace nexar::transport

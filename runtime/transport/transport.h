@@ -71,6 +71,10 @@ class PeerLink {
   // Abandons op (a timeout): after this returns the link no longer reads op->data, and
   // op is completed with `why` if it was not complete yet. Thread-safe; may block briefly.
   virtual void cancel(SendOp* op, const Status& why) = 0;
+  // This rank waits for something from the peer (a receive from it was posted, or an
+  // agreement waits for its vote): a link that connects on first use connects now, so
+  // that the peer's loss is noticed. Thread-safe; never blocks.
+  virtual void expect() {}
 };
 
 }  // namespace nexar::transport

@@ -38,6 +38,7 @@ bool QuicLink::adopt(quic::Connection& conn) {
   }
   conn_ = &conn;
   conn.set_app(this);
+  started_.store(true, std::memory_order_release);
   return true;
 }
 
@@ -94,7 +95,14 @@ void QuicLink::close() {
 
 void QuicLink::peer_gone(const Status& why) {
   endpoint_->post([this, why] {
-    if (conn_) conn_->abort(why);
+    if (conn_) return conn_->abort(why);
+    if (!lazy_) return;
+    // Lazy, no connection: a first use under way fails now; an unused link remembers, and
+    // fails its first use (a peer that ended after its goodbyes to others is no loss to
+    // a rank that never talked to it).
+    if (started_.load(std::memory_order_acquire)) return fail_unconnected(why);
+    std::lock_guard<std::mutex> lock(mu_);
+    gone_ = why;
   });
 }
 
@@ -114,6 +122,10 @@ Status QuicLink::handle_frame(const Frame& f) {
       ready_ = true;
     }
     cv_.notify_all();
+    release_knock();  // the peer knocked for this connection: it is up
+    // Large messages queued before the connection (NEXAR_CONNECT=lazy) get their streams.
+    start_large_streams();
+    conn_->schedule_write();
     return Status::Ok();
   }
   switch (f.type) {
@@ -193,6 +205,7 @@ void QuicLink::on_closed(quic::Connection&, const Status& why) {
                                strprintf("rank %d: %s", peer_, why.message().c_str()));
   NX_INFO(NET, "connection to rank %d closed: %s", peer_, s.to_string().c_str());
   conn_ = nullptr;
+  release_knock();
   bool graceful;
   {
     std::lock_guard<std::mutex> lock(mu_);

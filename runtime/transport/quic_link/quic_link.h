@@ -8,6 +8,7 @@
 // engine accepts data (back-pressure).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <list>
@@ -17,6 +18,7 @@
 
 #include "transport/quic/endpoint.h"
 #include "transport/quic_link/byte_queue.h"
+#include "transport/quic_link/knock.h"
 #include "transport/quic_link/wire.h"
 #include "transport/net_link.h"
 #include "transport/transport.h"
@@ -50,6 +52,20 @@ class QuicLink final : public transport::NetLink, public quic::Application {
   // without waiting for the idle timeout, and the sink hears on_peer_lost(why) unless the
   // peer had said goodbye. Thread-safe; returns at once.
   void peer_gone(const Status& why) override;
+
+  // NEXAR_CONNECT=lazy (quic_link_lazy.cc): no connection until this rank sends to the
+  // peer or waits for it (expect). Then a higher rank dials the peer; a lower rank knocks
+  // (knock.h): the peer answers by dialing back, so connections always go from the higher
+  // rank to the lower and two never cross. Call before the endpoint accepts connections;
+  // set_address may come later (a first use before it dials or knocks once it comes).
+  void connect_on_first_use();
+  void set_address(const std::string& address);
+  // The peer, a lower rank, knocked (progress thread): dial it back, and hold the knock's
+  // connection open until ours is up or failed. nullptr refuses the knock.
+  quic::Application* accept_knock(quic::Connection& conn);
+  // A connection was dialed, knocked for or adopted (always true for an eager link).
+  bool in_use() const override;
+  void expect() override;
 
   // transport::PeerLink
   void send(transport::SendOp* op) override;
@@ -110,6 +126,16 @@ class QuicLink final : public transport::NetLink, public quic::Application {
   // Drops op's large send (waiting, or its stream reset): under the endpoint's lock.
   void forget_large(transport::SendOp* op);
   void fail_everything(const Status& why, bool tell_sink);
+  // lazy (quic_link_lazy.cc)
+  void start_connecting();
+  void connect_now(const std::string& address);  // dial or knock
+  // Under the endpoint's lock: the link has no connection and never will (the dial or the
+  // knock failed, the peer is gone): everything waiting on it fails with why.
+  void fail_unconnected(const Status& why);
+  friend class Knock;
+  void on_knock_connected(quic::Connection& conn);
+  void on_knock_closed(quic::Connection& conn, const Status& why);
+  void release_knock();  // under the endpoint's lock
 
   const int self_rank_, world_size_, peer_;
   const uint64_t eager_limit_;  // larger messages get their own stream
@@ -146,6 +172,15 @@ class QuicLink final : public transport::NetLink, public quic::Application {
   uint64_t next_rx_seq_ = 0;
   std::vector<std::pair<int64_t, size_t>> owed_;  // credit held back by back-pressure
   std::deque<int64_t> fin_owed_;                   // streams whose side we still have to finish
+
+  // NEXAR_CONNECT=lazy
+  bool lazy_ = false;               // set before use
+  std::string lazy_address_;        // under mu_
+  bool dial_pending_ = false;       // under mu_: first use came before the address
+  std::atomic<bool> started_{false};  // dialed, knocked for or adopted
+  Status gone_;                     // under mu_: the peer exited before any connection
+  Knock knock_{this};
+  quic::Connection* knock_conn_ = nullptr;  // endpoint's lock: a peer's knock held open
 };
 
 }  // namespace nexar::quic_link

@@ -15,6 +15,7 @@ constexpr size_t kMaxActiveLarge = 4;  // large messages in flight per peer, eac
 }
 
 void QuicLink::send(transport::SendOp* op) {
+  if (lazy_) start_connecting();
   const bool inline_msg = op->hdr.len <= eager_limit_;
   std::vector<uint8_t> frame;
   if (inline_msg) encode_msg(&frame, op->hdr, op->data);
