@@ -290,7 +290,7 @@ void World::configure_waiter() {
   engine_->waiter().configure(shm_ ? shm_->user_bell() : nullptr, progress_.get(), spin_ns, yield, progress_.get());
   NX_INFO(INIT, "rank %d waits polling%s%s for %lld us%s", info_.rank, shm_ ? " shared memory" : "",
           poll_quic ? (tcp_ ? " the TCP sockets" : " the QUIC socket") : "", static_cast<long long>(spin_ns / 1000),
-          oversubscribed ? " (yielding: more ranks than cores)" : poll_quic ? " (yielding after 3 us)" : "");
+          oversubscribed ? " (yielding: more ranks than cores)" : poll_quic ? " (yielding now and then after 3 us)" : "");
 }
 
 Status World::connect_mesh(const std::vector<std::string>& addresses) {

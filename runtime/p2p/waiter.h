@@ -38,8 +38,9 @@ class SpinListener {
 // How a spin shares the CPU once its hard part (a few microseconds) is over.
 enum class SpinYield {
   kNever,      // poll on (shared memory: the peer runs on another core)
-  kAfterHard,  // then yield between polls: threads this one waits for may need the core (the
-               // QUIC progress threads: 2 ranks on 2 cores are 4 threads)
+  kAfterHard,  // then yield every kPollsPerYield-th poll: threads this one waits for may need
+               // the core (the peer, the QUIC progress threads: 2 ranks on 2 cores are 4
+               // threads), but every yield may hand the core to other load for its slice
   kAlways,     // from the first poll, no hard spin (more of this job's ranks than cores)
 };
 
@@ -79,6 +80,11 @@ class Waiter {
   }
 
   static constexpr int64_t kHardSpinNs = 3000;
+  // kAfterHard: polls between two yields (a poll of an idle socket is a system call, about
+  // 1-2 us). Yielding at every poll gave the core away to other load's threads for their
+  // slice again and again: at load 13 on 2 cores a QUIC 4 B allreduce took 63-190 us with a
+  // yield per poll, 17-40 us with one per 16 polls (docs/quic-performance.md).
+  static constexpr unsigned kPollsPerYield = 16;
   static constexpr int64_t kLostCpuNs = 100000;
   // Hard spinning pays while it catches messages; score counts recent outcomes.
   int64_t hard_spin_ns() {
@@ -139,11 +145,14 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
       if (now >= spin_end) break;
       if (now >= hard_end) {
         hard_phase = false;
-        // Yield only to this job's own threads: its ranks (kAlways: more of them than
-        // cores), or the QUIC progress threads (kAfterHard: polling on without yielding
-        // starved them; 2 ranks on 2 cores are 4 threads, and a 4 B allreduce took
-        // 150-250 us instead of 20-90 us).
-        if (yield_ != SpinYield::kNever) sched_yield(); else relax();
+        // Yield for this job's own threads: its ranks (kAlways: more of them than cores), or
+        // the peer and the QUIC progress threads (kAfterHard, now and then: never yielding
+        // starved them, 2 ranks on 2 cores being 4 threads; yielding at every poll gave the
+        // core to other jobs' threads).
+        if (yield_ == SpinYield::kAlways || (yield_ == SpinYield::kAfterHard && n % kPollsPerYield == 0))
+          sched_yield();
+        else
+          relax();
         // A gap between polls shows the CPU was lost to other load: a shared-memory wait
         // sleeps then. A wait on a socket (kAfterHard: QUIC or TCP) polls on to its bound
         // whatever the CPU did, and nothing carries over to the next wait: sleeping at a
