@@ -13,7 +13,9 @@
 #              World::shutdown logs)
 #   rss_init/rss_end  mean resident memory per rank after init and at the end (MiB)
 #   tools/scaling_bench.sh [BUILD_DIR] [NP...]        (defaults: build, 16 64 256)
-# Each run is bounded by SCALING_TIMEOUT seconds (default 900). Run it inside
+# Each run is bounded by SCALING_TIMEOUT seconds (default 900), which is also the peer
+# timeout: with 64 ranks on 2 cores the rendezvous server (in nexrun) went silent for
+# more than the default 5 s and ranks declared it lost. Run it inside
 # `flock /work/.bench.lock` beside nothing else heavy; the load average is printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,7 +48,7 @@ for np in "${nps[@]}"; do
   for mode in eager lazy; do
     load=$(cut -d' ' -f1 /proc/loadavg)
     if ! wall "$tmp/job_s" env NEXAR_TRANSPORT=quic NEXAR_CONNECT=$mode NEXAR_DEBUG=INFO NEXAR_DEBUG_SUBSYS=INIT \
-        NEXAR_CONNECT_TIMEOUT=$limit NEXAR_TIMEOUT=$limit "$build/launcher/nexrun" -np "$np" --bind-to none \
+        NEXAR_CONNECT_TIMEOUT=$limit NEXAR_TIMEOUT=$limit NEXAR_PEER_TIMEOUT=$limit "$build/launcher/nexrun" -np "$np" --bind-to none \
         "$build/tools/nexar-scaling-probe"; then
       printf '%-5s %-6s %8s  failed or over %s s (load %s): %s\n' "$np" "$mode" "$(cat "$tmp/job_s")" "$limit" "$load" \
         "$(grep -m1 -i 'error\|fail' "$tmp/stderr" || true)"
