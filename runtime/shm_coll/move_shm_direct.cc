@@ -16,6 +16,17 @@ namespace {
 // Where member j's data for this collective begins (the address it published as sendbuf).
 uint64_t src_of(ShmSlots& s, int j, uint64_t seq) { return s.buf(j, seq)->sendbuf; }
 
+// Reads bb bytes at byte offset at_b of every other member j's sendbuf into block j of
+// recvbuf (at j * bb), members in ring order from rank + 1. Stops at the first failure.
+Status read_blocks(ShmSlots& s, int p, int r, uint64_t seq, void* recvbuf, size_t bb, uint64_t at_b) {
+  Status st;
+  for (int i = 1; i < p && st.ok() && bb; ++i) {
+    const int j = (r + i) % p;
+    st = s.read(j, static_cast<unsigned char*>(recvbuf) + static_cast<size_t>(j) * bb, src_of(s, j, seq) + at_b, bb);
+  }
+  return st;
+}
+
 }  // namespace
 
 // The root's buffer is read by every other rank.
@@ -44,12 +55,7 @@ Status allgather_shm_direct(CollContext& ctx, const CollArgs& a) {
   if (!s) return Status::Ok();
   const uint64_t seq = s->next_seq();
   NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, mine, a.recvbuf, a.count));
-  Status st;
-  for (int i = 1; i < p && st.ok() && bb; ++i) {
-    const int j = (r + i) % p;
-    st = s->read(j, at(a.recvbuf, static_cast<size_t>(j) * a.count, es), src_of(*s, j, seq), bb);
-  }
-  return end_direct(*s, seq, st, kReadByAll);
+  return end_direct(*s, seq, read_blocks(*s, p, r, seq, a.recvbuf, bb, 0), kReadByAll);
 }
 
 // Every rank reads block r of every other's sendbuf. In place the outgoing blocks are
@@ -75,12 +81,7 @@ Status alltoall_shm_direct(CollContext& ctx, const CollArgs& a) {
   const uint64_t seq = s->next_seq();
   NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, send, a.recvbuf, a.count));
   copy_elems(at(a.recvbuf, own, es), at(send, own, es), a.count, es);
-  Status st;
-  for (int i = 1; i < p && st.ok() && bb; ++i) {
-    const int j = (r + i) % p;
-    st = s->read(j, at(a.recvbuf, static_cast<size_t>(j) * a.count, es), src_of(*s, j, seq) + own * es, bb);
-  }
-  return end_direct(*s, seq, st, kReadByAll);
+  return end_direct(*s, seq, read_blocks(*s, p, r, seq, a.recvbuf, bb, own * es), kReadByAll);
 }
 
 // The root reads every other rank's contribution; the others wait until it has.
@@ -94,12 +95,7 @@ Status gather_shm_direct(CollContext& ctx, const CollArgs& a) {
   const uint64_t seq = s->next_seq();
   NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, a.sendbuf, a.recvbuf, a.count));
   if (r != a.root) return end_direct(*s, seq, Status::Ok(), a.root);
-  Status st;
-  for (int i = 1; i < p && st.ok() && bb; ++i) {
-    const int j = (r + i) % p;
-    st = s->read(j, at(a.recvbuf, static_cast<size_t>(j) * a.count, es), src_of(*s, j, seq), bb);
-  }
-  return end_direct(*s, seq, st, kReadByNobody);
+  return end_direct(*s, seq, read_blocks(*s, p, r, seq, a.recvbuf, bb, 0), kReadByNobody);
 }
 
 // Every other rank reads its block of the root's sendbuf; the root waits until all have.
