@@ -19,3 +19,13 @@ function(nexar_internal_library name)
     target_link_libraries(${name} INTERFACE ${ARG_DEPS})
   endif()
 endfunction()
+
+# nexar_no_undefined(target): a shared library or module resolves every symbol when it is
+# linked (-Wl,--no-undefined), except in clang's sanitizer builds: clang links the sanitizer
+# runtime only into executables, so the library's __asan_*/__ubsan_* references resolve
+# from the program at load time.
+function(nexar_no_undefined target)
+  if(NOT (NEXAR_SANITIZE AND CMAKE_CXX_COMPILER_ID STREQUAL "Clang"))
+    target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  endif()
+endfunction()

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/log.h"
+#include "core/remote_status.h"
 #include "rendezvous/kv_store.h"  // parse_int64
 
 namespace nexar::bootstrap {
@@ -82,7 +83,7 @@ Status unique_id_join(rendezvous::Client& rv, int rank, int size, std::chrono::m
   const size_t sp = rest.find(' ');
   int64_t code = 0;
   if (sp != std::string::npos && rendezvous::parse_int64(rest.substr(0, sp), &code) && code < 0)
-    return Status(static_cast<nexar_result_t>(code), rest.substr(sp + 1));
+    return remote_failure(code, rest.substr(sp + 1));
   return Status(NEXAR_ERR_PROTOCOL, "uid/done holds '" + done + "'");
 }
 

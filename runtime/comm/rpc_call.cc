@@ -6,6 +6,7 @@
 
 #include "comm/comm.h"
 #include "comm/rpc_service.h"
+#include "core/remote_status.h"
 #include "transport/shm/shm_hub.h"
 
 namespace nexar::comm::rpc {
@@ -61,7 +62,7 @@ Status Call::finish(p2p::Clock::time_point deadline, size_t* result_bytes) {
     return Status(NEXAR_ERR_PROTOCOL, strprintf("malformed reply to RPC function %u from rank %d", fn_id_, target_));
   head_.text[sizeof(head_.text) - 1] = '\0';
   *result_bytes = static_cast<size_t>(head_.result_bytes);
-  if (head_.code != NEXAR_SUCCESS) return Status(static_cast<nexar_result_t>(head_.code), head_.text);
+  if (head_.code != NEXAR_SUCCESS) return remote_failure(head_.code, head_.text);
   return Status::Ok();
 }
 

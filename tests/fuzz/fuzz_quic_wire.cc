@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fuzz_input.h"
+#include "core/remote_status.h"
 #include "transport/quic_link/wire.h"
 
 using namespace nexar::quic_link;
@@ -35,6 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case FrameType::BYE: encode_bye(&again); break;
       case FrameType::ABORT:
         nexar::fuzz::require(f.text.size() <= kMaxAbortText, "abort text within its bound");
+        nexar::fuzz::require(!nexar::remote_failure(f.code, f.text).ok(), "a peer's abort is a failure");
         encode_abort(&again, f.hdr.ctx, f.code, f.text);
         break;
     }

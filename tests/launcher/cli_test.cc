@@ -10,6 +10,14 @@
 
 using namespace launcher_test;
 
+namespace {
+// A launch failure ends nexrun "at once": without starting the job it cannot run, well
+// before the harness's 20 s limit. Generous for a loaded machine (a second was exceeded
+// on 2 cores shared by several builds); a nexrun waiting on a rank or a rendezvous that
+// cannot come would take the whole limit.
+constexpr double kAtOnce = 5.0;
+}  // namespace
+
 TEST_CASE("--version and --help print and exit 0", "[launcher]") {
   std::string out, err;
   Ended e = run_nexrun({"--version"}, &out, &err);
@@ -67,23 +75,23 @@ TEST_CASE("options after the program belong to the program", "[launcher]") {
 
 TEST_CASE("a missing program fails at once with one line and 127", "[launcher]") {
   std::string out, err;
-  Ended e = run_nexrun({"-np", "3", "/nonexistent/nexar-no-such-program"}, &out, &err, 5s);
+  Ended e = run_nexrun({"-np", "3", "/nonexistent/nexar-no-such-program"}, &out, &err);
   REQUIRE(e.finished);
   CHECK(e.exit_code == 127);
-  CHECK(e.seconds < 1.0);
+  CHECK(e.seconds < kAtOnce);
   CHECK(count_of(err, "\n") == 1);
   CHECK(err.find("nexar-no-such-program") != std::string::npos);
-  e = run_nexrun({"-np", "2", "nexar-no-such-program-in-path"}, &out, &err, 5s);
+  e = run_nexrun({"-np", "2", "nexar-no-such-program-in-path"}, &out, &err);
   CHECK(e.exit_code == 127);
   CHECK(err.find("not found in PATH") != std::string::npos);
 }
 
 TEST_CASE("a program that is not executable fails with 126", "[launcher]") {
   std::string out, err;
-  Ended e = run_nexrun({"-np", "2", "/etc/hostname"}, &out, &err, 5s);
+  Ended e = run_nexrun({"-np", "2", "/etc/hostname"}, &out, &err);
   REQUIRE(e.finished);
   CHECK(e.exit_code == 126);
-  CHECK(e.seconds < 1.0);
+  CHECK(e.seconds < kAtOnce);
   CHECK(err.find("/etc/hostname") != std::string::npos);
 }
 
@@ -94,10 +102,10 @@ TEST_CASE("a program exec refuses fails with 126 and leaves nothing behind", "[l
   std::ofstream(bogus) << "\x7f" << "garbage";
   REQUIRE(chmod(bogus.c_str(), 0755) == 0);
   std::string out, err;
-  Ended e = run_nexrun({"-np", "3", bogus}, &out, &err, 5s, {"TMPDIR=" + tmp});
+  Ended e = run_nexrun({"-np", "3", bogus}, &out, &err, 20s, {"TMPDIR=" + tmp});
   REQUIRE(e.finished);
   CHECK(e.exit_code == 126);
-  CHECK(e.seconds < 1.0);
+  CHECK(e.seconds < kAtOnce);
   CHECK(count_of(err, "nexrun: ") == 1);
   CHECK(err.find("rank 0: cannot run") != std::string::npos);
   CHECK(err.find("Exec format error") != std::string::npos);

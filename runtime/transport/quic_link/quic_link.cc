@@ -5,6 +5,7 @@
 #include "transport/quic_link/quic_link.h"
 
 #include "core/log.h"
+#include "core/remote_status.h"
 #include "core/params.h"
 
 namespace nexar::quic_link {
@@ -168,7 +169,7 @@ Status QuicLink::handle_frame(const Frame& f) {
       cv_.notify_all();
       return Status::Ok();
     case FrameType::ABORT:
-      sink_->on_remote_abort(peer_, f.hdr.ctx, Status(static_cast<nexar_result_t>(f.code), f.text));
+      sink_->on_remote_abort(peer_, f.hdr.ctx, remote_failure(f.code, f.text));
       return Status::Ok();
   }
   return Status(NEXAR_ERR_PROTOCOL, "unknown frame");

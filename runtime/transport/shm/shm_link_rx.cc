@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/log.h"
+#include "core/remote_status.h"
 #include "transport/shm/cma.h"
 #include "transport/shm/shm_link.h"
 
@@ -119,7 +120,7 @@ bool ShmLink::handle(const RecHdr* rec, bool* hold) {
       if (op)
         op->complete(a.code == NEXAR_SUCCESS
                          ? Status::Ok()
-                         : Status(static_cast<nexar_result_t>(a.code),
+                         : remote_failure(a.code,
                                   strprintf("rank %d could not read the message from this rank's memory", cfg_.peer)));
       return true;
     }
@@ -128,7 +129,7 @@ bool ShmLink::handle(const RecHdr* rec, bool* hold) {
       if (n < sizeof(a) || n - sizeof(a) > kMaxAbortText) break;
       std::memcpy(&a, p, sizeof(a));
       std::string text(reinterpret_cast<const char*>(p + sizeof(a)), n - sizeof(a));
-      sink_->on_remote_abort(cfg_.peer, a.ctx, Status(static_cast<nexar_result_t>(a.code), text));
+      sink_->on_remote_abort(cfg_.peer, a.ctx, remote_failure(a.code, text));
       return true;
     }
     case kRecBye:

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "core/log.h"
+#include "core/remote_status.h"
 #include "transport/le_bytes.h"
 #include "transport/tcp/tcp_hub.h"
 #include "transport/tcp/tcp_link.h"
@@ -145,7 +146,7 @@ bool TcpLink::parse_locked() {
         else grant(f.seq);
         break;
       case quic_link::FrameType::ABORT:
-        sink_->on_remote_abort(peer_, f.hdr.ctx, Status(static_cast<nexar_result_t>(f.code), f.text));
+        sink_->on_remote_abort(peer_, f.hdr.ctx, remote_failure(f.code, f.text));
         break;
       case quic_link::FrameType::BYE: {
         std::lock_guard<std::mutex> lock(tx_mu_);
