@@ -33,8 +33,19 @@ struct CostModel {
   // With more ranks than cores a round also waits for every member to be scheduled: a
   // round then costs p / cores times more (8 ranks on 2 cores: shm_flat's one round beat
   // shm_stage's two, 15-17 us against 20-25 us, and shm_direct's three took 120-280 us).
-  double slot_rounds(double k, int p) const {
-    return k * alpha_us / 2 * (p > cores ? static_cast<double>(p) / cores : 1.0);
+  double slot_rounds(double k, int p) const { return k * alpha_us / 2 * crowding(p); }
+  // How many times longer a round waits for its members to be scheduled: p / cores with
+  // more ranks than cores, else 1.
+  double crowding(int p) const { return p > cores ? static_cast<double>(p) / cores : 1.0; }
+  // The model for the message algorithms of p ranks on one host: a message waits for its
+  // receiver to be scheduled as a slot round waits for its members, so its latency costs
+  // crowding(p) times more (8 ranks on 2 cores, 64 KiB allgather: recursive_doubling took
+  // 4.6-5.5 ms where shm_direct, whose two rounds the unscaled model priced higher, took
+  // 0.38-0.42 ms).
+  CostModel crowded_messages(int p) const {
+    CostModel c = *this;
+    c.alpha_us *= crowding(p);
+    return c;
   }
 };
 

@@ -170,10 +170,12 @@ Status choose(const CollArgs& a, int p, CollTransport transport, Choice* out, co
     *out = Choice{d, algo_cost(*d, m, p, n), true};
     return Status::Ok();
   }
+  // On one host the message algorithms wait for crowded ranks like the slot rounds do.
+  const CostModel msgs = transport == CollTransport::SHM ? m.crowded_messages(p) : m;
   Choice best{nullptr, std::numeric_limits<double>::infinity(), false};
   for (const AlgoDesc& d : algo_table()) {
     if (d.kind != a.kind || why_not_here(d, p, a, caps)) continue;
-    const double c = algo_cost(d, m, p, n);
+    const double c = algo_cost(d, d.slots == SlotUse::NONE ? msgs : m, p, n);
     if (!best.algo || c < best.cost_us) best = Choice{&d, c, false};  // ties: the table's order
   }
   if (!best.algo)

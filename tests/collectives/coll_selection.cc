@@ -302,3 +302,24 @@ TEST_CASE("every collective has a shared-memory algorithm the model picks where 
     CHECK(c.algo->slots == SlotUse::NONE);
   }
 }
+
+TEST_CASE("with more ranks than cores on one host the message algorithms pay the crowding too", "[select][slots]") {
+  ScopedEnv env("NEXAR_ALGO", nullptr);
+  // 8 ranks on 2 cores, 64 KiB gathered / reduced: each message round waits for its
+  // partner to be scheduled as each slot round waits for its members, so the two slot
+  // rounds of shm_direct beat the three message rounds of recursive_doubling / halving.
+  for (CollKind k : {CollKind::ALLGATHER, CollKind::REDUCE_SCATTER}) {
+    CollArgs a{k};
+    a.dtype = NEXAR_FLOAT32;
+    a.count = 2048;  // 8 KiB per block, 64 KiB in all
+    Choice c;
+    INFO(coll_kind_name(k));
+    REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
+    CHECK(std::string(c.algo->name) == "shm_direct");
+    // The latency scales with ranks per core, only beyond one rank per core.
+    CostModel m;
+    m.cores = 2;
+    CHECK(m.crowded_messages(8).alpha_us == 4 * m.alpha_us);
+    CHECK(m.crowded_messages(2).alpha_us == m.alpha_us);
+  }
+}
