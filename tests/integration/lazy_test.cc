@@ -42,8 +42,17 @@ std::string connected_line(int rank, int used, int peers, const std::string& con
 
 }  // namespace
 
-TEST_CASE("lazy: a ring connects each rank to its two neighbours only, messages exact", "[lazy]") {
-  const int np = 5;
+// The count is logged before the closing barrier, but a peer already in that barrier may
+// have connected for it (dissemination: peers +-1, +-2, +-4 at np 8): lazy holds 2 to 5 of
+// 7, eager all 7.
+int connected_count(const std::string& err, int rank, const std::string& connect) {
+  for (int used = 0; used < 8; ++used)
+    if (count_of(err, connected_line(rank, used, 7, connect)) == 1) return used;
+  return -1;
+}
+
+TEST_CASE("lazy: a ring connects each rank to its neighbours, not to everyone; messages exact", "[lazy]") {
+  const int np = 8;
   for (const std::string connect : {"lazy", "eager"}) {
     auto r = run(np, {"ring"}, connect);
     expect_ok(r, np, "small");
@@ -52,7 +61,13 @@ TEST_CASE("lazy: a ring connects each rank to its two neighbours only, messages 
       CHECK(count_of(r.out, "rank " + std::to_string(rank) + ": from " + std::to_string(prev) + " small " +
                                 hex(probe::pattern_fnv1a(prev, 0, kSmall)) + " large " +
                                 hex(probe::pattern_fnv1a(prev, 1, kLarge))) == 1);
-      CHECK(count_of(r.err, connected_line(rank, connect == "lazy" ? 2 : np - 1, np - 1, connect)) == 1);
+      const int used = connected_count(r.err, rank, connect);
+      if (connect == "lazy") {
+        CHECK(used >= 2);
+        CHECK(used <= 5);
+      } else {
+        CHECK(used == np - 1);
+      }
     }
   }
 }
