@@ -6,5 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build}
 shift || true
-cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+# Ninja when it is there (it schedules the build's ~150 targets better than make); a tree
+# configured earlier keeps its generator.
+generator=()
+if command -v ninja > /dev/null && [ ! -f "$dir/CMakeCache.txt" ]; then generator=(-G Ninja); fi
+cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
 cmake --build "$dir" -j"$(nproc)"

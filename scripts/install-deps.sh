@@ -9,7 +9,7 @@
 #   scripts/install-deps.sh --bench      the default groups and bench
 set -euo pipefail
 declare -A group=(
-  [build]="build-essential cmake pkg-config libngtcp2-dev libngtcp2-crypto-gnutls-dev libgnutls28-dev
+  [build]="build-essential cmake ninja-build pkg-config libngtcp2-dev libngtcp2-crypto-gnutls-dev libgnutls28-dev
            libnghttp3-dev libcli11-dev"
   # catch2; gtlsclient (the stock HTTP/3 client the tests read the rendezvous with); ps, ip.
   [test]="catch2 ngtcp2-client procps iproute2"

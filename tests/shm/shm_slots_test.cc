@@ -18,7 +18,7 @@ const char* const kDirect = "NEXAR_ALGO=allreduce:shm_direct,broadcast:shm_flat,
 }  // namespace
 
 TEST_CASE("shm_flat and shm_direct: counts, dtypes, in place, identical bits on 1-8 ranks", "[shm][slots]") {
-  for (int np : {1, 2, 3, 4, 8}) {
+  for (int np : slot_test::kWorlds) {
     INFO("np " << np);
     // shm_flat carries up to 1 MiB inline here (its largest setting).
     expect_ok(run(np, "counts", {kFlat, "NEXAR_SHM_COLL_INLINE=1048576", "SLOT_MAX_BYTES=1048576"}), np, "counts ok");
@@ -28,7 +28,7 @@ TEST_CASE("shm_flat and shm_direct: counts, dtypes, in place, identical bits on 
   }
 }
 
-TEST_CASE("10000 small slot allreduces alternating with p2p allgathers", "[shm][slots]") {
+TEST_CASE("thousands of small slot allreduces alternating with p2p allgathers", "[shm][slots]") {
   for (int np : {2, 3, 8}) {
     INFO("np " << np);
     expect_ok(run(np, "storm", {"NEXAR_ALGO=allreduce:shm_flat,allgather:ring"}, 300s), np, "storm ok");

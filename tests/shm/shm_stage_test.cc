@@ -26,7 +26,7 @@ slot_test::Run run(int np, const std::string& scenario, std::vector<std::string>
 }  // namespace
 
 TEST_CASE("shm_stage: counts, dtypes, in place, identical bits on 1-8 ranks", "[shm][slots][stage]") {
-  for (int np : {1, 2, 3, 4, 8}) {
+  for (int np : slot_test::kWorlds) {
     INFO("np " << np);
     expect_ok(run(np, "counts", {}), np, "counts ok");
   }

@@ -18,6 +18,14 @@ namespace slot_test {
 using Run = launcher_test::RankRun;
 using namespace std::chrono_literals;
 
+// The worlds of the exactness sweeps; under sanitizers one rank, a world that is not a
+// power of two and the largest.
+#ifdef NEXAR_TEST_SANITIZED
+inline constexpr int kWorlds[] = {1, 3, 8};
+#else
+inline constexpr int kWorlds[] = {1, 2, 3, 4, 8};
+#endif
+
 // slot_probe SCENARIO on np ranks with env (NEXAR_ALGO=... among it), a 30 s collective
 // timeout, the other ranks left running when one fails (the fault scenarios need them).
 inline Run run(int np, const std::string& scenario, std::vector<std::string> env,
