@@ -9,8 +9,9 @@
 #   scripts/install-deps.sh --bench      the default groups and bench
 set -euo pipefail
 declare -A group=(
+  # (help2man: the man page nexrun.1, made by every build that finds it.)
   [build]="build-essential cmake ninja-build pkg-config libngtcp2-dev libngtcp2-crypto-gnutls-dev libgnutls28-dev
-           libnghttp3-dev libcli11-dev"
+           libnghttp3-dev libcli11-dev help2man"
   # catch2; gtlsclient (the stock HTTP/3 client the tests read the rendezvous with); ps, ip.
   [test]="catch2 ngtcp2-client procps iproute2"
   # A stock PyTorch env:// program under nexrun, and the backend python/nexar_torch.
@@ -21,10 +22,11 @@ declare -A group=(
   [bench]="openmpi-bin libopenmpi-dev gnuplot-nox"
   # The clang build and the libFuzzer targets (scripts/fuzz.sh).
   [clang]="clang-14 libfuzzer-14-dev"
-  # The API reference and man page (cmake --build build --target docs) and packages (cpack).
-  [docs]="doxygen help2man dpkg-dev"
+  # The API reference (cmake --build build --target docs) and Debian packages (cpack -G DEB).
+  [docs]="doxygen dpkg-dev"
 )
 groups=("$@")
+if [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then sed -n '4,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 if [ ${#groups[@]} -eq 0 ]; then groups=(build test torch multihost); fi
 if [ "${groups[0]}" = "--bench" ]; then groups=(build test torch multihost bench); fi
 pkgs=()

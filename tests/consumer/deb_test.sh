@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The nexar authors
-# deb_test.sh BUILD_DIR LIBDIR: cpack -G DEB on BUILD_DIR, then checks the packages without
+# deb_test.sh BUILD_DIR LIBDIR WITH_MAN: cpack -G DEB on BUILD_DIR, then checks the packages without
 # touching the system: their names, dependencies (dpkg-shlibdeps ran), where the library and
-# the Python package go (LIBDIR is the build's CMAKE_INSTALL_LIBDIR), SONAME and RUNPATHs;
+# the Python package and the man page go (LIBDIR is the build's CMAKE_INSTALL_LIBDIR; WITH_MAN
+# 1: help2man made nexrun.1), SONAME and RUNPATHs;
 # then extracts them into a temporary root (dpkg -x) and runs an installed tool and an
 # example built from the installed sources under the extracted nexrun -np 2, and imports
 # the Python package from there. (docs/getting-started.md: `dpkg -i` is the same files.)
 set -euo pipefail
-build=$1 libdir=$2
+build=$1 libdir=$2 with_man=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 unset LD_LIBRARY_PATH
@@ -31,6 +32,9 @@ contents() { dpkg-deb -c "$(deb "$1")"; }  # (whole: grep -q would cut the pipe)
 [[ "$(contents libnexar0)" == *" ./usr/$libdir/libnexar.so.0 -> "* ]] || fail "libnexar.so.0 is not in /usr/$libdir"
 [[ "$(contents libnexar-dev)" == *" ./usr/$libdir/libnexar.so -> libnexar.so.0"* ]] ||
   fail "libnexar-dev has no libnexar.so link in /usr/$libdir"
+if [ "$with_man" = 1 ]; then
+  [[ "$(contents libnexar0)" == *" ./usr/share/man/man1/nexrun.1.gz"* ]] || fail "libnexar0 has no man page nexrun.1.gz"
+fi
 
 root=$tmp/root
 for f in "$tmp"/out/*.deb; do dpkg -x "$f" "$root"; done

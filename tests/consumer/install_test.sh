@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The nexar authors
-# install_test.sh BUILD_DIR SOURCE_DIR: installs BUILD_DIR into a temporary prefix, builds
+# install_test.sh BUILD_DIR SOURCE_DIR WITH_MAN: installs BUILD_DIR into a temporary prefix, builds
 # tests/consumer/app with find_package(nexar) and with pkg-config, runs both under the installed
-# nexrun -np 2 with no LD_LIBRARY_PATH, then moves the prefix and runs them again.
+# nexrun -np 2 with no LD_LIBRARY_PATH, then moves the prefix and runs them again. With
+# WITH_MAN 1 the man page nexrun.1 must be installed too.
 set -euo pipefail
-build=$1 src=$2
+build=$1 src=$2 with_man=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 unset LD_LIBRARY_PATH
@@ -14,6 +15,11 @@ cmake --install "$build" --prefix "$prefix" > "$tmp/install.log"
 libdir=$(dirname "$(find "$prefix" -name libnexar.so.0 | head -1)")
 [ -f "$libdir/cmake/nexar/nexarConfig.cmake" ] || { echo "no nexarConfig.cmake in $libdir/cmake/nexar" >&2; exit 1; }
 readelf -d "$libdir/libnexar.so.0" | grep -q 'SONAME.*libnexar.so.0' || { echo "libnexar.so.0 has no SONAME libnexar.so.0" >&2; exit 1; }
+if [ "$with_man" = 1 ]; then
+  man=$prefix/share/man/man1/nexrun.1.gz
+  [ -f "$man" ] || { echo "no man page $man" >&2; exit 1; }
+  zcat "$man" | grep -q -- '-np' || { echo "$man does not describe -np" >&2; exit 1; }
+fi
 # The consumers' RUNPATH (from CMake, from nexar.pc) names the prefix: no LD_LIBRARY_PATH.
 cmake -S "$src/tests/consumer/app" -B "$tmp/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" > "$tmp/consumer.log"
 cmake --build "$tmp/cmake-build" > "$tmp/consumer-build.log"
