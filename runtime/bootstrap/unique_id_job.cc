@@ -4,15 +4,20 @@
 
 #include <gnutls/crypto.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 #include "bootstrap/address_select.h"
+#include "bootstrap/unique_id_join.h"
 #include "core/log.h"
 #include "core/params.h"
 #include "rendezvous/host.h"
+#include "rendezvous/service.h"
 #include "transport/tls/cert_issue.h"
 #include "transport/tls/tls_context.h"
 
@@ -27,6 +32,24 @@ struct Hosts {
 };
 Hosts* g_hosts = nullptr;
 
+// How long an exiting maker whose world never formed keeps serving processes that are
+// still inside their join (they then read the job's failure by name, not a lost rendezvous).
+constexpr std::chrono::seconds kJoinersGrace{3};
+
+// Waits, up to deadline, until no process is inside its join of host's job.
+void serve_joiners(rendezvous::Host& host, std::chrono::steady_clock::time_point deadline) {
+  using namespace std::chrono_literals;
+  while (std::chrono::steady_clock::now() < deadline) {
+    auto settled = std::make_shared<std::atomic<int>>(-1);  // -1: not answered yet
+    host.server().post(
+        [settled](rendezvous::Service& s) { settled->store(unique_id_joins_settled(s.store()) ? 1 : 0); });
+    while (settled->load() < 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(2ms);
+    if (settled->load() == 1) return;
+    std::this_thread::sleep_for(10ms);
+  }
+  NX_WARN(BOOT, "the rendezvous of a unique id stops with processes still joining (they see it lost)");
+}
+
 void stop_hosts_at_exit() {
   // Before static destructors run: the endpoints' threads use the logger.
   std::map<std::string, std::shared_ptr<rendezvous::Host>> gone;
@@ -34,6 +57,8 @@ void stop_hosts_at_exit() {
     std::lock_guard<std::mutex> lock(g_hosts->mu);
     gone.swap(g_hosts->by_job);
   }
+  const auto deadline = std::chrono::steady_clock::now() + kJoinersGrace;
+  for (auto& entry : gone) serve_joiners(*entry.second, deadline);
 }
 
 Hosts& hosts() {

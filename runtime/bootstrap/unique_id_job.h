@@ -3,8 +3,9 @@
 // A job started without nexrun (nexar_get_unique_id / nexar_init_rank, docs/architecture.md
 // "Starting without nexrun"). The process that makes the id plays the launcher's part: it
 // makes the job's CA and serves the rendezvous itself, until the world it joins with that
-// id is destroyed (or until it exits, when it joins none). Every process that joins issues
-// its own rank certificate from the CA key in the id, in memory.
+// id is destroyed (or until it exits, when it joins none: then up to 3 s longer while
+// other processes are still inside their join, so they read why it failed). Every process
+// that joins issues its own rank certificate from the CA key in the id, in memory.
 #pragma once
 
 #include "bootstrap/launch_env.h"

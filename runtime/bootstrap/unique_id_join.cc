@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/fault.h"
 #include "core/log.h"
 #include "core/remote_status.h"
 #include "rendezvous/kv_store.h"  // parse_int64
@@ -12,6 +13,7 @@ namespace nexar::bootstrap {
 namespace {
 
 constexpr int64_t kPoison = int64_t{1} << 40;
+constexpr const char* kJoining = "uid/joining";
 constexpr const char* kOk = "ok";
 constexpr const char* kFailed = "failed: ";
 constexpr int kMaxMissingNamed = 16;
@@ -39,9 +41,7 @@ std::string missing_ranks(rendezvous::Client& rv, int size, std::chrono::millise
   return (count == 1 ? "rank " : "ranks ") + names + (count == kMaxMissingNamed ? ", ..." : "");
 }
 
-}  // namespace
-
-Status unique_id_join(rendezvous::Client& rv, int rank, int size, std::chrono::milliseconds timeout) {
+Status join_steps(rendezvous::Client& rv, int rank, int size, std::chrono::milliseconds timeout) {
   int64_t n = 0;
   NX_RETURN_IF_ERROR(rv.add("uid/sizers", 1, &n, timeout));
   if (n == 1) {
@@ -65,6 +65,7 @@ Status unique_id_join(rendezvous::Client& rv, int rank, int size, std::chrono::m
                     timeout);
   NX_RETURN_IF_ERROR(rv.add("uid/joined", 1, &n, timeout));
   if (n == size) NX_RETURN_IF_ERROR(rv.set("uid/done", kOk, timeout));
+  fault::stop_point("uid_joined", rank);  // testing only (NEXAR_FAULT_STOP)
   std::string done;
   Status st = rv.wait("uid/done", &done, timeout);
   if (st.code() == NEXAR_ERR_TIMEOUT) {
@@ -85,6 +86,22 @@ Status unique_id_join(rendezvous::Client& rv, int rank, int size, std::chrono::m
   if (sp != std::string::npos && rendezvous::parse_int64(rest.substr(0, sp), &code) && code < 0)
     return remote_failure(code, rest.substr(sp + 1));
   return Status(NEXAR_ERR_PROTOCOL, "uid/done holds '" + done + "'");
+}
+
+}  // namespace
+
+Status unique_id_join(rendezvous::Client& rv, int rank, int size, std::chrono::milliseconds timeout) {
+  int64_t n = 0;
+  NX_RETURN_IF_ERROR(rv.add(kJoining, 1, &n, timeout));
+  Status st = join_steps(rv, rank, size, timeout);
+  (void)rv.add(kJoining, -1, &n, timeout);  // fails at once if the rendezvous is gone
+  return st;
+}
+
+bool unique_id_joins_settled(const rendezvous::KvStore& store) {
+  const std::string* v = store.get(kJoining);
+  int64_t n = 0;
+  return v == nullptr || !rendezvous::parse_int64(*v, &n) || n <= 0;
 }
 
 }  // namespace nexar::bootstrap

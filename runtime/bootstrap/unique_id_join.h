@@ -11,11 +11,16 @@
 // when the count had not reached size yet, sets "uid/done" to its reason: every process
 // of the job then fails with that reason instead of waiting. A duplicate that arrives
 // after the world was complete fails alone.
+// Each process counts itself in "uid/joining" for the whole join (+1 before, -1 after,
+// whatever the outcome): the maker of the id serves the rendezvous at exit until that
+// count is 0 (bounded), so a process still between its steps when the world failed reads
+// the failure's reason instead of losing the rendezvous.
 #pragma once
 
 #include <chrono>
 
 #include "core/status.h"
+#include "rendezvous/kv_store.h"
 #include "rendezvous/rendezvous.h"
 
 namespace nexar::bootstrap {
@@ -24,5 +29,8 @@ namespace nexar::bootstrap {
 // rank two processes passed;
 // NEXAR_ERR_TIMEOUT naming the ranks that did not join within timeout.
 Status unique_id_join(rendezvous::Client& rv, int rank, int size, std::chrono::milliseconds timeout);
+
+// True when no process is inside unique_id_join with the job whose rendezvous store this is.
+bool unique_id_joins_settled(const rendezvous::KvStore& store);
 
 }  // namespace nexar::bootstrap

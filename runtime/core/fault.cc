@@ -42,12 +42,12 @@ bool parse_rates(const std::string& spec, double* drop, double* dup, double* cor
   return *drop + *dup + *corrupt <= 1.0;
 }
 
-// A RANK:POINT[:N] parameter, parsed once: armed when RANK is this world rank.
+// A RANK:POINT[:N] parameter, parsed once.
 struct PointSpec {
   std::string point;
   long nth = 1;
   std::atomic<long> reached{0};
-  bool armed = false;
+  long rank = -1;  // -1: malformed or empty, never hit
 
   explicit PointSpec(params::Param<params::Type::STRING> p) {
     const std::string v = p.get();
@@ -55,17 +55,17 @@ struct PointSpec {
     const size_t a = v.find(':');
     const size_t b = a == std::string::npos ? std::string::npos : v.find(':', a + 1);
     char* end = nullptr;
-    const long rank = std::strtol(v.c_str(), &end, 10);
-    if (a == std::string::npos || end != v.c_str() + a || rank < 0) {
+    const long r = std::strtol(v.c_str(), &end, 10);
+    if (a == std::string::npos || end != v.c_str() + a || r < 0) {
       NX_WARN(INIT, "%s='%s' is not RANK:POINT[:N]: ignored", p.name(), v.c_str());
       return;
     }
     point = v.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
     if (b != std::string::npos) nth = std::max(1L, std::strtol(v.c_str() + b + 1, nullptr, 10));
-    armed = rank == param::NEXAR_RANK.get();
+    rank = r;
   }
-  // True the Nth time this rank reaches point.
-  bool hit(const char* at) { return armed && point == at && reached.fetch_add(1) + 1 == nth; }
+  // True the Nth time world rank `me` reaches point, when RANK is me.
+  bool hit(const char* at, long me) { return rank >= 0 && rank == me && point == at && reached.fetch_add(1) + 1 == nth; }
 };
 
 }  // namespace
@@ -112,7 +112,7 @@ void DatagramFaults::corrupt(uint8_t* data, size_t len) {
 
 void kill_point(const char* point) {
   static PointSpec* spec = new PointSpec(param::NEXAR_FAULT_KILL);  // never freed: read until exit
-  if (!spec->hit(point)) return;
+  if (!spec->hit(point, param::NEXAR_RANK.get())) return;
   NX_WARN(INIT, "NEXAR_FAULT_KILL: rank %lld kills itself at %s (time %ld)",
           static_cast<long long>(param::NEXAR_RANK.get()), point, spec->nth);
   ::kill(::getpid(), SIGKILL);
@@ -120,9 +120,16 @@ void kill_point(const char* point) {
 
 bool fail_point(const char* point) {
   static PointSpec* spec = new PointSpec(param::NEXAR_FAULT_FAIL);
-  if (!spec->hit(point)) return false;
+  if (!spec->hit(point, param::NEXAR_RANK.get())) return false;
   NX_WARN(INIT, "NEXAR_FAULT_FAIL: %s fails here (time %ld)", point, spec->nth);
   return true;
+}
+
+void stop_point(const char* point, int rank) {
+  static PointSpec* spec = new PointSpec(param::NEXAR_FAULT_STOP);
+  if (!spec->hit(point, rank)) return;
+  NX_WARN(INIT, "NEXAR_FAULT_STOP: rank %d stops itself at %s (time %ld)", rank, point, spec->nth);
+  ::kill(::getpid(), SIGSTOP);
 }
 
 }  // namespace nexar::fault

@@ -2,7 +2,7 @@
 // Copyright 2026 The nexar authors
 // Test-only fault injection, compiled in and off by default (NEXAR_FAULT_* parameters):
 // received QUIC datagrams dropped, duplicated or corrupted, a rank that kills itself at a
-// named point, and a system call that fails at a named point. Off, each hook costs one load of a flag set at first use.
+// named point, a rank that stops itself (SIGSTOP) at a named point, and a system call that fails at a named point. Off, each hook costs one load of a flag set at first use.
 #pragma once
 
 #include <cstddef>
@@ -40,5 +40,12 @@ void kill_point(const char* point);
 // is reached: the caller then fails as its system call would. Points: shm_map (mapping a
 // peer's shared-memory segment, ENOMEM).
 bool fail_point(const char* point);
+
+// Stops this process (SIGSTOP; SIGCONT resumes it) when NEXAR_FAULT_STOP names rank and
+// point and this is the Nth time it is reached: a test sees the process stopped at a known
+// point (/proc/<pid>/stat state T). rank: the caller's rank in the job (nexar_init_rank's
+// before NEXAR_RANK means anything). Points: uid_joined (nexar_init_rank counted itself
+// joined, before it waits for the others).
+void stop_point(const char* point, int rank);
 
 }  // namespace nexar::fault

@@ -192,19 +192,37 @@ size_t count_of(const std::string& text, const std::string& needle) {
   return n;
 }
 
-bool process_gone(pid_t pid, std::chrono::milliseconds timeout) {
+namespace {
+
+// The state letter of /proc/<pid>/stat ('R', 'S', 'T', 'Z', ...); 'X' when pid is gone.
+char process_state(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!stat || !std::getline(stat, line)) return 'X';
+  // "pid (comm) S ...": the state follows the last ')'.
+  const size_t paren = line.rfind(')');
+  return paren != std::string::npos && paren + 2 < line.size() ? line[paren + 2] : '?';
+}
+
+// Polls pid's state until pred holds (true) or timeout passes (false).
+template <typename Pred>
+bool state_within(pid_t pid, std::chrono::milliseconds timeout, Pred pred) {
   const auto until = Clock::now() + timeout;
   for (;;) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!stat || !std::getline(stat, line)) return true;
-    // "pid (comm) S ...": the state follows the last ')'.
-    size_t paren = line.rfind(')');
-    if (paren != std::string::npos && paren + 2 < line.size() && (line[paren + 2] == 'Z' || line[paren + 2] == 'X'))
-      return true;
+    if (pred(process_state(pid))) return true;
     if (Clock::now() >= until) return false;
     std::this_thread::sleep_for(10ms);
   }
+}
+
+}  // namespace
+
+bool process_gone(pid_t pid, std::chrono::milliseconds timeout) {
+  return state_within(pid, timeout, [](char s) { return s == 'Z' || s == 'X'; });
+}
+
+bool process_stopped(pid_t pid, std::chrono::milliseconds timeout) {
+  return state_within(pid, timeout, [](char s) { return s == 'T'; });
 }
 
 std::string make_temp_dir() {

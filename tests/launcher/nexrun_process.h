@@ -72,6 +72,8 @@ std::vector<long> pids_by_rank(const std::string& text, int world_size);
 size_t count_of(const std::string& text, const std::string& needle);
 // True once pid no longer runs (gone or a zombie), polling up to timeout.
 bool process_gone(pid_t pid, std::chrono::milliseconds timeout);
+// True once pid is stopped by a signal (state T), polling up to timeout.
+bool process_stopped(pid_t pid, std::chrono::milliseconds timeout);
 // A fresh private directory (for TMPDIR), and whether a directory has nexar-* entries.
 std::string make_temp_dir();
 std::vector<std::string> nexar_entries(const std::string& dir);

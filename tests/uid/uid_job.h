@@ -45,17 +45,23 @@ class Job {
 
   // Starts members[0] as the maker of the id, then the others.
   void start(const std::vector<Member>& members, const std::string& scenario) {
-    for (size_t i = 0; i < members.size(); ++i) {
-      const Member& m = members[i];
-      std::vector<std::string> argv;
-      if (!m.host.empty()) argv = {"nsenter", "--net=/var/run/netns/" + m.host};
-      for (const std::string& a : {std::string(UID_PROBE), m.id_file.empty() ? id_file() : m.id_file,
-                                   std::to_string(m.rank), std::to_string(m.size), scenario})
-        argv.push_back(a);
-      if (i == 0) argv.push_back("--make");
-      procs_.push_back(std::make_unique<NexrunProcess>(NexrunProcess::Program{}, argv, env_));
-    }
+    for (size_t i = 0; i < members.size(); ++i) add(members[i], scenario, i == 0);
   }
+  // Starts one more process (the maker when make), with extra "NAME=value" entries in its
+  // environment; returns its index (for pid()).
+  size_t add(const Member& m, const std::string& scenario, bool make = false, const std::vector<std::string>& env = {}) {
+    std::vector<std::string> argv;
+    if (!m.host.empty()) argv = {"nsenter", "--net=/var/run/netns/" + m.host};
+    for (const std::string& a : {std::string(UID_PROBE), m.id_file.empty() ? id_file() : m.id_file,
+                                 std::to_string(m.rank), std::to_string(m.size), scenario})
+      argv.push_back(a);
+    if (make) argv.push_back("--make");
+    std::vector<std::string> all = env_;
+    all.insert(all.end(), env.begin(), env.end());
+    procs_.push_back(std::make_unique<NexrunProcess>(NexrunProcess::Program{}, argv, all));
+    return procs_.size() - 1;
+  }
+  NexrunProcess& process(size_t index) { return *procs_.at(index); }
   // Waits for the maker's id file (bounded).
   bool wait_id(std::string* bytes) {
     for (int i = 0; i < 2000; ++i) {

@@ -2,6 +2,8 @@
 // Copyright 2026 The nexar authors
 // Starting without nexrun: the test starts each rank itself (uid_probe), one of them makes
 // the unique id and writes it to a file the others read; every wait is bounded.
+#include <signal.h>
+
 #include <catch.hpp>
 
 #include "uid/uid_expect.h"
@@ -62,6 +64,30 @@ TEST_CASE("processes that pass different sizes fail naming both sizes", "[uid]")
   CHECK(count_of(r.out, "init failed: NEXAR_ERR_MISMATCH") == 2);
   CHECK(count_of(r.out, "the first process to join passed size") == 2);
   for (const Ended& e : r.ended) CHECK(e.seconds < 20);
+}
+
+TEST_CASE("a process stopped inside its join reads the size mismatch after the maker failed", "[uid]") {
+  // Rank 1 counts itself joined and stops (NEXAR_FAULT_STOP) before it waits for the
+  // others; a process with the wrong size then fails the job, and the maker of the id
+  // (whose process serves the rendezvous) fails with it and exits. Rank 1, resumed, must
+  // still read the mismatch: the maker serves on at exit while a process is inside its join.
+  Job job({"NEXAR_CONNECT_TIMEOUT=30"});
+  const size_t maker = job.add({0, 3, "", ""}, "init", true);  // fixes the size: 3
+  std::string bytes;
+  REQUIRE(job.wait_id(&bytes));
+  const size_t paused = job.add({1, 3, "", ""}, "init", false, {"NEXAR_FAULT_STOP=1:uid_joined"});
+  REQUIRE(launcher_test::process_stopped(job.process(paused).pid(), 20s));
+  job.add({2, 4, "", ""}, "init");
+  REQUIRE(job.process(maker).wait_for_stdout("rank 0: init failed: NEXAR_ERR_MISMATCH", 1, 20s));
+  // Without the grace the maker is gone within this wait; with it, it serves on (3 s).
+  (void)launcher_test::process_gone(job.process(maker).pid(), 1500ms);
+  job.process(paused).signal(SIGCONT);
+  Result r = job.wait();
+  expect_exits(r, 3);
+  INFO(r.out << r.err);
+  CHECK(count_of(r.out, "init failed: NEXAR_ERR_MISMATCH") == 3);
+  CHECK(count_of(r.out, "rank 2 passed size 4, the first process to join passed size 3") == 3);
+  CHECK(count_of(r.out, "NEXAR_ERR_PEER_LOST") == 0);
 }
 
 TEST_CASE("a rank that never joins: the others fail within the timeout naming it", "[uid]") {
