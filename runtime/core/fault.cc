@@ -20,7 +20,7 @@ namespace nexar::fault {
 namespace {
 
 // "key=value,..." -> value of key (def when absent); false on a malformed entry.
-bool parse_rates(const std::string& spec, double* drop, double* dup, double* corrupt, uint64_t* seed) {
+bool parse_rates(const std::string& spec, double* drop, double* dup, double* corrupt, double* delay, uint64_t* seed) {
   size_t b = 0;
   while (b < spec.size()) {
     size_t e = spec.find(',', b);
@@ -35,11 +35,12 @@ bool parse_rates(const std::string& spec, double* drop, double* dup, double* cor
     if (key == "drop") *drop = v;
     else if (key == "dup") *dup = v;
     else if (key == "corrupt") *corrupt = v;
+    else if (key == "delay") *delay = v;
     else if (key == "seed") *seed = static_cast<uint64_t>(v);
     else return false;
     b = e + 1;
   }
-  return *drop + *dup + *corrupt <= 1.0;
+  return *drop + *dup + *corrupt + *delay <= 1.0;
 }
 
 // A RANK:POINT[:N] parameter, parsed once.
@@ -73,22 +74,22 @@ struct PointSpec {
 std::unique_ptr<DatagramFaults> DatagramFaults::from_params() {
   const std::string v = param::NEXAR_FAULT_DATAGRAMS.get();
   if (v.empty()) return nullptr;
-  double drop = 0, dup = 0, corrupt = 0;
+  double drop = 0, dup = 0, corrupt = 0, delay = 0;
   uint64_t seed = 1;
-  if (!parse_rates(v, &drop, &dup, &corrupt, &seed)) {
+  if (!parse_rates(v, &drop, &dup, &corrupt, &delay, &seed)) {
     static std::once_flag warned;
     std::call_once(warned, [&] {
-      NX_WARN(INIT, "NEXAR_FAULT_DATAGRAMS='%s' is not drop=P,dup=P,corrupt=P,seed=N (sum <= 1): ignored", v.c_str());
+      NX_WARN(INIT, "NEXAR_FAULT_DATAGRAMS='%s' is not drop=P,dup=P,corrupt=P,delay=P,seed=N (sum <= 1): ignored", v.c_str());
     });
     return nullptr;
   }
   // Each socket its own stream of the seed, so two endpoints do not fail in lockstep.
   static std::atomic<uint64_t> sockets{0};
-  return std::make_unique<DatagramFaults>(drop, dup, corrupt, seed * 0x9e3779b97f4a7c15ull + ++sockets);
+  return std::make_unique<DatagramFaults>(drop, dup, corrupt, delay, seed * 0x9e3779b97f4a7c15ull + ++sockets);
 }
 
-DatagramFaults::DatagramFaults(double drop, double dup, double corrupt, uint64_t seed)
-    : drop_(drop), dup_(dup), corrupt_(corrupt), state_(seed | 1) {}
+DatagramFaults::DatagramFaults(double drop, double dup, double corrupt, double delay, uint64_t seed)
+    : drop_(drop), dup_(dup), corrupt_(corrupt), delay_(delay), state_(seed | 1) {}
 
 double DatagramFaults::next() {
   state_ ^= state_ << 13;  // xorshift64
@@ -102,6 +103,7 @@ Datagram DatagramFaults::roll() {
   if (x < drop_) return Datagram::DROP;
   if (x < drop_ + dup_) return Datagram::DUPLICATE;
   if (x < drop_ + dup_ + corrupt_) return Datagram::CORRUPT;
+  if (x < drop_ + dup_ + corrupt_ + delay_) return Datagram::DELAY;
   return Datagram::KEEP;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // Test-only fault injection, compiled in and off by default (NEXAR_FAULT_* parameters):
-// received QUIC datagrams dropped, duplicated or corrupted, a rank that kills itself at a
+// received QUIC datagrams dropped, duplicated, corrupted or delayed, a rank that kills itself at a
 // named point, a rank that stops itself (SIGSTOP) at a named point, and a system call that fails at a named point. Off, each hook costs one load of a flag set at first use.
 #pragma once
 
@@ -12,7 +12,9 @@
 namespace nexar::fault {
 
 // What to do with one received datagram.
-enum class Datagram { KEEP, DROP, DUPLICATE, CORRUPT };
+// DELAY: held back and delivered after the next datagram the socket delivers (reordered
+// behind it; the peers' keep-alives bound how long it waits).
+enum class Datagram { KEEP, DROP, DUPLICATE, CORRUPT, DELAY };
 
 // NEXAR_FAULT_DATAGRAMS, parsed: a seeded dice per socket (repeatable for one seed).
 class DatagramFaults {
@@ -20,14 +22,14 @@ class DatagramFaults {
   // nullptr when the parameter is empty (the socket then never asks). A malformed value
   // is reported once and ignored.
   static std::unique_ptr<DatagramFaults> from_params();
-  DatagramFaults(double drop, double dup, double corrupt, uint64_t seed);
+  DatagramFaults(double drop, double dup, double corrupt, double delay, uint64_t seed);
   Datagram roll();
   // Flips one byte of data (len > 0), chosen by the dice.
   void corrupt(uint8_t* data, size_t len);
 
  private:
   double next();  // uniform in [0, 1)
-  double drop_, dup_, corrupt_;
+  double drop_, dup_, corrupt_, delay_;
   uint64_t state_;
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // Injected faults (NEXAR_FAULT_* parameters, core/fault.h) under real collectives: QUIC
-// datagrams duplicated, dropped or corrupted give exact results (a longer lossy run: the
+// datagrams duplicated, delayed, dropped or corrupted give exact results (a longer lossy run: the
 // hidden [.lossy] case, ctest fault_injection_lossy_long); a rank that kills itself inside
 // a collective or at the rendezvous ends the job promptly with that rank named, never a
 // hang; a failed shared-memory map is a named error. Seeded.
@@ -44,11 +44,17 @@ void expect_exact(const std::string& faults, const std::vector<std::string>& sce
   INFO(faults << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err);
   REQUIRE(r.end.finished);
   REQUIRE(r.end.exit_code == 0);
+  CHECK(r.err.find("is not drop=P") == std::string::npos);  // the faults were parsed, not ignored
   for (const auto& s : scenarios) CHECK(count_of(r.out, ": " + s + " ok") == 3);
 }
 
 TEST_CASE("QUIC datagrams duplicated: exact results", "[faults]") {
   expect_exact("dup=0.1,seed=11", {"nonblocking", "large"});
+}
+
+// A delayed datagram arrives behind the next one: reordered packets, late ACKs.
+TEST_CASE("QUIC datagrams delayed: exact results", "[faults]") {
+  expect_exact("delay=0.1,seed=13", {"nonblocking"});
 }
 
 // Lost datagrams (a corrupted one is lost too: it fails QUIC's authentication) reorder

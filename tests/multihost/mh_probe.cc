@@ -3,7 +3,9 @@
 // A rank program for the many-host tests: `mh_probe collect` runs point to point, barrier,
 // allreduce and a split by host and checks every result; `mh_probe loop` runs collectives
 // until one fails (a host cut off) and prints the error it got; `mh_probe bulk` runs
-// allreduces of 4 B to 16 MiB, checks every element and prints the time of each size.
+// allreduces of 4 B to 16 MiB, checks every element and prints the time of each size;
+// `mh_probe rounds` runs 150 checked allreduces of 4 B to 256 KiB, each with a barrier
+// (tools/fault_table.sh injects faults into them).
 #include <unistd.h>
 
 #include <algorithm>
@@ -113,6 +115,24 @@ void bulk(int size) {
   MH_OK(nexar_barrier(g_world));
 }
 
+void announce_looping() {
+  std::printf("looping rank %d pid=%d\n", g_rank, static_cast<int>(getpid()));
+  std::fflush(stdout);
+}
+
+void rounds(int size) {
+  for (int round = 0; round < 150; ++round) {
+    const size_t count = size_t{1} << (round % 17);  // 1 to 65536 int32
+    std::vector<int32_t> in(count), out(count, -1);
+    for (size_t i = 0; i < count; ++i) in[i] = g_rank + round + static_cast<int32_t>(i % 13);
+    MH_OK(nexar_allreduce(in.data(), out.data(), count, NEXAR_INT32, NEXAR_SUM, g_world));
+    for (size_t i = 0; i < count; ++i)
+      MH_CHECK(out[i] == size * (size - 1) / 2 + size * (round + static_cast<int32_t>(i % 13)));
+    MH_OK(nexar_barrier(g_world));
+    if (round == 0) announce_looping();
+  }
+}
+
 void loop() {
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   bool announced = false;
@@ -120,8 +140,7 @@ void loop() {
     int one = 1, sum = 0;
     MH_OK(nexar_allreduce(&one, &sum, 1, NEXAR_INT32, NEXAR_SUM, g_world));
     if (!announced) {
-      std::printf("looping rank %d\n", g_rank);
-      std::fflush(stdout);
+      announce_looping();
       announced = true;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -147,6 +166,7 @@ int main(int argc, char** argv) {
   if (mode == "collect") collect(size);
   else if (mode == "loop") loop();
   else if (mode == "bulk") bulk(size);
+  else if (mode == "rounds") rounds(size);
   MH_OK(nexar_comm_destroy(g_world));
   std::printf("ok rank %d\n", g_rank);
   return 0;

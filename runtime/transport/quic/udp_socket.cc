@@ -167,11 +167,23 @@ size_t UdpSocket::receive(const DatagramFn& fn) {
             case fault::Datagram::DROP: copies = 0; break;
             case fault::Datagram::DUPLICATE: copies = 2; break;
             case fault::Datagram::CORRUPT: faults_->corrupt(d, l); break;
+            case fault::Datagram::DELAY:
+              if (holding_) break;  // one held at a time: this one goes as it is
+              held_.assign(d, d + l);
+              held_from_ = from;
+              holding_ = true;
+              copies = 0;
+              break;
             case fault::Datagram::KEEP: break;
           }
         }
         for (int c = 0; c < copies; ++c) {
           fn(from, d, l);
+          ++total;
+        }
+        if (copies > 0 && holding_) {  // the delayed one, behind this one
+          holding_ = false;
+          fn(held_from_, held_.data(), held_.size());
           ++total;
         }
       }

@@ -55,6 +55,10 @@ class UdpSocket {
   bool gso_ = false;
   std::unique_ptr<RecvBatch> batch_;
   std::unique_ptr<fault::DatagramFaults> faults_;  // null unless NEXAR_FAULT_DATAGRAMS is set
+  // A datagram the faults delayed: delivered after the next one (testing only).
+  std::vector<uint8_t> held_;
+  Address held_from_;
+  bool holding_ = false;
 };
 
 }  // namespace nexar::quic
