@@ -16,7 +16,8 @@ jobs=${1:-300}
 build=$(cd "${2:-build}" && pwd)
 nexrun=$build/launcher/nexrun
 probe=$build/tests/collectives_e2e/coll_e2e_probe
-scenarios=(nonblocking identical large invalid)
+# SOAK_SCENARIOS: the scenarios drawn from (coll_e2e_probe's names, space-separated).
+read -r -a scenarios <<< "${SOAK_SCENARIOS:-nonblocking identical large invalid}"
 seed=${SOAK_SEED:-$$}
 RANDOM=$seed
 every=${SOAK_EVERY:-50}
@@ -25,6 +26,14 @@ shm_count() { find /dev/shm -maxdepth 1 -name 'nexar-*' 2> /dev/null | wc -l; }
 # tells this soak's jobs from others on the machine, and names the job's /dev/shm prefix.
 export TMPDIR
 TMPDIR=$(mktemp -d)
+# This soak's processes whose command line matches $1: their environment holds its private
+# TMPDIR (a compiler whose flags name the probe, or a test running the same build, is not ours).
+ours() {
+  local pid
+  for pid in $(pgrep -f -- "$1"); do
+    tr '\0' '\n' < "/proc/$pid/environ" 2> /dev/null | grep -qxF "TMPDIR=$TMPDIR" && printf '%s ' "$pid"
+  done
+}
 cred_count() { find "$TMPDIR" -maxdepth 1 -name 'nexar-*' -type d 2> /dev/null | wc -l; }
 # One table row: job, seconds, open files, MiB in use, /dev/shm nexar names, /dev/shm KiB used.
 sample() {
@@ -83,9 +92,9 @@ for ((j = 1; j <= jobs; ++j)); do
     why="$why /dev/shm names left: $(ls /dev/shm | grep -c "^nexar-${id:0:16}-")"
   fi
   if [ "$(cred_count)" -gt 0 ]; then why="$why credential directory left"; rm -rf "$TMPDIR"/nexar-*; fi
-  left=$(pgrep -f -- "$probe" || true)
+  left=$(ours "^$probe ")
   if [ -n "$left" ]; then why="$why rank processes left: $left"; kill -KILL $left 2> /dev/null; fi
-  left=$(pgrep -f -- "$nexrun" || true)
+  left=$(ours "^$nexrun ")
   if [ -n "$left" ]; then why="$why nexrun processes left: $left"; fi
   if [ -n "$why" ]; then
     fail=$((fail + 1))

@@ -5,6 +5,7 @@
 // as its parameter's type are warned about, once per process, at the default log level.
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 #include "core/log.h"
@@ -53,6 +54,11 @@ std::string nearest_name(const std::string& name) {
   std::string best;
   size_t best_d = name.size();
   for (const Def& d : all()) {
+    // The distance is at least the difference in length: skip names that cannot qualify
+    // (a long NEXAR_* name from the environment otherwise costs len^2 per parameter).
+    const size_t len = std::strlen(d.name);
+    const size_t diff = len > name.size() ? len - name.size() : name.size() - len;
+    if (diff >= best_d || diff * 3 > name.size()) continue;
     const size_t dist = edit_distance(name, d.name);
     if (dist < best_d) best_d = dist, best = d.name;
   }

@@ -14,6 +14,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "fuzz_input.h"
@@ -75,9 +78,16 @@ class Sink final : public transport::PlacementSink {
 };
 
 // One inbox with one ring (ours, or the peer's), zeroed and initialised as its owner does.
+// Made once per ring size and role and zeroed again for each input: a fresh allocation of
+// its ~45 KB per input was most of an execution (the sanitizer's allocator maps large
+// blocks anew, and every page faults in), about 150 inputs a second.
 struct Inbox {
-  explicit Inbox(size_t ring_bytes) : bytes(round_up(inbox_bytes(1, ring_bytes, 0), kPage)) {
+  explicit Inbox(size_t ring_bytes) : ring_bytes(ring_bytes), bytes(round_up(inbox_bytes(1, ring_bytes, 0), kPage)) {
     view.base = static_cast<uint8_t*>(std::aligned_alloc(kPage, bytes));
+    reset();
+  }
+  ~Inbox() { std::free(view.base); }
+  void reset() {
     std::memset(view.base, 0, bytes);
     InboxHeader* h = new (view.base) InboxHeader{};
     h->version = kInboxVersion;
@@ -85,10 +95,18 @@ struct Inbox {
     h->ring_bytes = ring_bytes;
     new (view.slot(0)) SlotCtl{};
   }
-  ~Inbox() { std::free(view.base); }
-  size_t bytes;
+  size_t ring_bytes, bytes;
   InboxView view;
 };
+
+// The inbox of a role (0: ours, 1: the peer's) for a ring size, zeroed.
+InboxView fresh_inbox(int role, size_t ring_bytes) {
+  static std::map<std::pair<int, size_t>, std::unique_ptr<Inbox>> made;
+  std::unique_ptr<Inbox>& in = made[{role, ring_bytes}];
+  if (!in) in = std::make_unique<Inbox>(ring_bytes);
+  else in->reset();
+  return in->view;
+}
 
 // The producer's side, driven by the input: writes bytes at its position, publishes a head.
 struct Producer {
@@ -156,22 +174,22 @@ bool read_ring(const std::vector<Write>& writes, size_t cap) {
 // ShmLink over two inboxes; the peer's inbox is drained as the peer would (what the link
 // writes there must be well formed).
 void read_link(const std::vector<Write>& writes, size_t cap, bool ring_bad) {
-  Inbox mine(cap), theirs(cap);
-  Sink sink(mine.view.ring(0), cap);
+  const InboxView mine = fresh_inbox(0, cap), theirs = fresh_inbox(1, cap);
+  Sink sink(mine.ring(0), cap);
   {
     LinkConfig cfg;
     cfg.self_rank = 0;
     cfg.peer = 1;
     cfg.peer_pid = 0;
     cfg.sink = &sink;
-    cfg.mine = mine.view;
-    cfg.theirs = theirs.view;
+    cfg.mine = mine;
+    cfg.theirs = theirs;
     cfg.cma = false;  // large payloads come as DATA records
     cfg.eager_limit = cap / 4;
     cfg.chunk = cap / 4;
     ShmLink link(cfg);
-    Producer prod{mine.view.slot(0), mine.view.ring(0), cap};
-    RingReader peer(theirs.view.slot(0), theirs.view.ring(0), cap);
+    Producer prod{mine.slot(0), mine.ring(0), cap};
+    RingReader peer(theirs.slot(0), theirs.ring(0), cap);
     for (const Write& w : writes) {
       prod.write(w.data, w.n, w.lie, w.head);
       for (int i = 0; i < 64 && !link.dead(); ++i) {
