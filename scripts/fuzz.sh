@@ -5,6 +5,8 @@
 # and runs each for SECONDS (default 60), starting from its committed seed corpus.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     e.g. scripts/fuzz.sh 600 quic_wire agent
 #   scripts/fuzz.sh --build-only              only build them (exit 1 if clang cannot)
+#   scripts/fuzz.sh --build-all               build every target of the tree there (the
+#                                             tests too: scripts/test.sh --sanitize-clang)
 # The same build makes libnexar and nexrun from the same objects, warnings as errors, so
 # one clang-14 build proves both the fuzz targets and clang's build of the product.
 # New interesting inputs go to build-fuzz/corpus/<target>; a crash, a hang (-timeout) or
@@ -16,8 +18,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${NEXAR_FUZZ_DIR:-$root/build-fuzz}
 all=($(ls "$root/tests/fuzz/corpus"))  # every target has its seed corpus there
 build_only=0
+build_all=0
 secs=60
 if [ "${1:-}" = "--build-only" ]; then build_only=1; shift; fi
+if [ "${1:-}" = "--build-all" ]; then build_only=1; build_all=1; shift; fi
 if [ $# -gt 0 ] && [[ "$1" =~ ^[0-9]+$ ]]; then secs=$1; shift; fi
 targets=("${@:-${all[@]}}")
 [ $# -gt 0 ] || targets=("${all[@]}")
@@ -35,7 +39,11 @@ cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="$opt" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$opt" \
   > "$dir/configure.log" 2>&1 || { cat "$dir/configure.log" >&2; exit 1; }
-cmake --build "$dir" -j"${NEXAR_FUZZ_JOBS:-$(nproc)}" --target nexar nexrun "${targets[@]/#/fuzz_}"
+if [ $build_all = 1 ]; then
+  cmake --build "$dir" -j"${NEXAR_FUZZ_JOBS:-$(nproc)}"
+else
+  cmake --build "$dir" -j"${NEXAR_FUZZ_JOBS:-$(nproc)}" --target nexar nexrun "${targets[@]/#/fuzz_}"
+fi
 [ $build_only = 1 ] && exit 0
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 mkdir -p "$dir/findings"
