@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The nexar authors
-# install_test.sh BUILD_DIR SOURCE_DIR WITH_MAN: installs BUILD_DIR into a temporary prefix, builds
-# tests/consumer/app with find_package(nexar) and with pkg-config, runs both under the installed
-# nexrun -np 2 with no LD_LIBRARY_PATH, then moves the prefix and runs them again. With
-# WITH_MAN 1 the man page nexrun.1 must be installed too.
+# install_test.sh BUILD_DIR SOURCE_DIR WITH_MAN: installs BUILD_DIR into a temporary prefix,
+# builds tests/consumer/app with find_package(nexar) and with pkg-config and the C++ ring
+# example with the installed headers, runs them under the installed nexrun -np 2 with no
+# LD_LIBRARY_PATH, then moves the prefix and runs a consumer again. With WITH_MAN 1 the man
+# page nexrun.1 must be installed too.
 set -euo pipefail
 build=$1 src=$2 with_man=$3
 tmp=$(mktemp -d)
@@ -33,6 +34,12 @@ run() {  # run NEXRUN PROGRAM: expect the sum of 1..2
 }
 run "$prefix/bin/nexrun" "$tmp/cmake-build/consumer"
 run "$prefix/bin/nexrun" "$tmp/consumer-pc"
+# The C++ wrapper from the prefix (nexar.hpp and the part headers it includes): the
+# installed C++ example.
+c++ -std=c++20 -o "$tmp/ring_cpp" "$prefix/share/doc/nexar/examples/ring_cpp.cc" $pc_flags
+out=$(timeout 120 "$prefix/bin/nexrun" -np 2 "$tmp/ring_cpp")
+echo "$out"
+[ "$out" = "ring_cpp: token came back as 1 (expected 1)" ] || { echo "unexpected output from ring_cpp" >&2; exit 1; }
 "$prefix/bin/nexar-info" > /dev/null
 # A moved prefix: nexrun and the tools find libnexar through $ORIGIN, nexar.pc its paths
 # through its own location.
