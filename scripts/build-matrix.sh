@@ -7,7 +7,8 @@
 # CONFIG: release debug minsizerel relwithdebinfo (GCC, CMAKE_BUILD_TYPE), debian (Debian's
 # dpkg-buildflags with hardening=+all, CMAKE_BUILD_TYPE=None and prefix /usr as debhelper
 # configures), clang14 (clang-14, RelWithDebInfo). Default: all of them, each building the
-# library, nexrun, the tools and the examples; --all builds every target (tests included).
+# library (and the CUDA plugin when it is configured), nexrun, the tools, the examples, the
+# man page and the PyTorch extension when configured; --all builds every target (tests included).
 # Trees go to build-matrix/CONFIG, logs to build-matrix/CONFIG.log; NEXAR_JOBS sets -j.
 # Not run by CI: six builds take far longer than its budget.
 set -uo pipefail
@@ -45,6 +46,14 @@ configure() {
   cmake "${args[@]}"
 }
 
+# optional_targets DIR: the product's targets DIR's configuration made (torch, help2man found).
+optional_targets() {
+  [ "${targets[0]}" != all ] || return 0
+  grep -qs '^NEXAR_TORCH_PYTHON_EXE:' "$1/CMakeCache.txt" && echo nexar_torch
+  grep -qs '^NEXAR_HELP2MAN:FILEPATH=/' "$1/CMakeCache.txt" && echo nexrun_man
+  return 0
+}
+
 results=()
 failed=0
 for c in "${configs[@]}"; do
@@ -52,18 +61,19 @@ for c in "${configs[@]}"; do
   start=$SECONDS
   if ! configure "$c" "$dir" > "$log" 2>&1; then
     status="configure FAILED"
-  elif ! cmake --build "$dir" -j"$jobs" --target "${targets[@]}" >> "$log" 2>&1; then
+  elif ! cmake --build "$dir" -j"$jobs" --target "${targets[@]}" $(optional_targets "$dir") >> "$log" 2>&1; then
     status="build FAILED"
   else
     status=ok
   fi
   [ "$status" = ok ] || { failed=1; grep -m5 -E "error|Error" "$log" | sed "s/^/  $c: /" >&2; }
   werror=$(grep -E '^NEXAR_WERROR:' "$dir/CMakeCache.txt" 2>/dev/null | cut -d= -f2)
-  results+=("$(printf '%-15s %-18s %-7s %5d s' "$c" "$status" "${werror:-?}" $((SECONDS - start)))")
+  results+=("$(printf '%-15s %-18s %-7s %5d s  %s' "$c" "$status" "${werror:-?}" $((SECONDS - start)) \
+    "$(optional_targets "$dir" | tr '\n' ' ')")")
   echo "${results[-1]}"
 done
 echo
-printf '%-15s %-18s %-7s %7s   (targets: %s; load average %s)\n' config result WERROR time "${targets[*]}" \
+printf '%-15s %-18s %-7s %7s  %s   (targets: %s; load average %s)\n' config result WERROR time "also built" "${targets[*]}" \
   "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%s\n' "${results[@]}"
 exit $failed
