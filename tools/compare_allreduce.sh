@@ -13,7 +13,9 @@
 #                groups split from the world, e.g. allreduce:g2 for 8 ranks as 2 groups of 4;
 #                COLL=all: every one of broadcast, allgather, reduce_scatter, alltoall,
 #                barrier, allreduce, allreduce:g2),
-#                BIND (--bind-to of both launchers, default none),
+#                BIND (--bind-to of both launchers, default none; auto: per np as both launchers'
+#                default would, the same flag given to both: core up to 2 ranks, socket up to
+#                the cores nproc counts, none beyond),
 #                TARGET (seconds per size, default 0.2), NPS (default "2 4 8"),
 #                SIZES (default 4,1K,64K,1M,16M,64M),
 #                SYSTEMS (default "nexar-shm ompi-shm nexar-quic ompi-tcp"; nexar-tcp too;
@@ -63,7 +65,17 @@ if [ -n "${netns:-}" ]; then
 fi
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpi_common=(--oversubscribe --bind-to "$bind" --mca pml ob1 --mca oob_tcp_if_include lo)
+mpi_common=(--oversubscribe --mca pml ob1 --mca oob_tcp_if_include lo)
+case $bind in none | core | socket | auto) ;;
+  *) echo "compare_allreduce.sh: BIND=$bind is not none, core, socket or auto" >&2; exit 2 ;;
+esac
+# bind_for NP: the --bind-to both launchers get for NP ranks.
+bind_for() {
+  if [ "$bind" != auto ]; then echo "$bind"
+  elif [ "$1" -gt "$(nproc)" ]; then echo none
+  elif [ "$1" -le 2 ]; then echo core
+  else echo socket; fi
+}
 results=$(mktemp)
 medians=$(mktemp)
 trap 'rm -f "$results" "$medians"; [ -z "${netns:-}" ] || tools/netns_pair.sh down' EXIT
@@ -74,7 +86,9 @@ run() {
   local coll=${item%%:*} groups=1
   [ "$item" = "$coll" ] || groups=${item#*:g}
   local bench_args=(-c "$coll" -t "$target" -l "$sizes" -g "$groups")
-  local launch=("$nexrun" --bind-to "$bind")
+  local b
+  b=$(bind_for "$np")
+  local launch=("$nexrun" --bind-to "$b")
   local across=(--launch-agent 'nsenter --net=/var/run/netns/{host}' -H "nxbA:$(((np + 1) / 2)),nxbB:$((np / 2))")
   case $system in
     nexar-shm) out=$(timeout 600 "${launch[@]}" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
@@ -84,8 +98,8 @@ run() {
       if [ "$system" = nexar-quic-lossy ]; then tools/netns_pair.sh lossy "${LOSS:-2}" "${DUP:-2}"; fi
       out=$(NEXAR_TRANSPORT=quic timeout 600 "$nexrun" "${across[@]}" -np "$np" "$nexar_bench" "${bench_args[@]}")
       tools/netns_pair.sh clean ;;
-    ompi-shm) out=$(timeout 600 mpirun -np "$np" "${mpi_common[@]}" --mca btl self,vader "$mpi_bench" "${bench_args[@]}") ;;
-    ompi-tcp) out=$(timeout 600 mpirun -np "$np" "${mpi_common[@]}" --mca btl tcp,self --mca btl_tcp_if_include lo \
+    ompi-shm) out=$(timeout 600 mpirun -np "$np" --bind-to "$b" "${mpi_common[@]}" --mca btl self,vader "$mpi_bench" "${bench_args[@]}") ;;
+    ompi-tcp) out=$(timeout 600 mpirun -np "$np" --bind-to "$b" "${mpi_common[@]}" --mca btl tcp,self --mca btl_tcp_if_include lo \
                       "$mpi_bench" "${bench_args[@]}") ;;
   esac
   echo "$out" | awk -v s="$system" -v np="$np" -v c="$coll" -v item="$item" \
@@ -139,7 +153,9 @@ table() {
     }'
 }
 
-echo "# float32 (reductions: sum), --bind-to $bind: median over $rounds rounds of each run's median (us);" \
+binds=""
+for np in $nps; do binds+="${binds:+, }np $np: $(bind_for "$np")"; done
+echo "# float32 (reductions: sum), --bind-to ($binds) for both launchers: median over $rounds rounds of each run's median (us);" \
   "A/B = A's time / B's (nexar-shm/ompi-shm < 1: nexar faster; its busbw ratio is the inverse)"
 echo "# $(nproc) cores, load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(($(date +%s) - start)) s in all"
 for item in "${coll_list[@]}"; do

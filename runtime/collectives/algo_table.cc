@@ -12,6 +12,11 @@ namespace nexar::coll {
 // byte reduced, c = NEXAR_COST_CMA_FACTOR (b / c: a byte copied within shared memory), n = bytes,
 // p = ranks, p2 = largest power of two <= p, L = ceil(log2 p).
 // In each kind, the first entry wins ties.
+namespace {
+// One message per ordered pair with data, on one tag (alltoallv_layout.h).
+constexpr const char* kAlltoallvMessages = "alltoallv messages";
+}  // namespace
+
 const std::vector<AlgoDesc>& algo_table() {
   using K = CollKind;
   static const std::vector<AlgoDesc> table = {
@@ -94,13 +99,15 @@ const std::vector<AlgoDesc>& algo_table() {
       {K::SCATTERV, "linear", "any p, any counts", "(1 + (p-2)/4) a + n(p-1)/p b (n = bytes scattered)", nullptr,
        scatterv_linear_cost, scatterv_linear, false},
       {K::ALLTOALLV, "pairwise", "any p; large blocks (one partner at a time)",
-       "(p-1) a + n(p-1)/p b (n = bytes this rank sends)", nullptr, alltoallv_pairwise_cost, alltoallv_pairwise},
+       "(p-1) a + n(p-1)/p b (n = bytes this rank sends)", nullptr, alltoallv_pairwise_cost, alltoallv_pairwise,
+       true, SlotUse::NONE, false, kAlltoallvMessages},
       {K::ALLTOALLV, "scattered", "any p; small blocks in large worlds (every transfer posted at once)",
        "(1 + (p-2)/4) a + max(1.25, p/cores) n(p-1)/p b (n = bytes this rank sends)", nullptr, alltoallv_scattered_cost,
-       alltoallv_scattered},
+       alltoallv_scattered, true, SlotUse::NONE, false, kAlltoallvMessages},
       {K::ALLTOALLV, "shm_direct",
        "ranks of one host with shared slots that may read each other's memory (CMA); checks the counts itself",
-       "a (2 slot rounds) + (p-1) a/4 + n(p-1)/p b", nullptr, alltoallv_shm_direct_cost, alltoallv_shm_direct, true,
+       "a/2 (1 slot round; 2 for a rank sending more than NEXAR_SHM_ALLTOALLV_PUSH) + (p-1) a/4 + n(p-1)/p b", nullptr,
+       alltoallv_shm_direct_cost, alltoallv_shm_direct, true,
        SlotUse::DIRECT, true},
       {K::REDUCE_SCATTER_V, "ring", "any p, any counts", "(p-1) a + n(p-1)/p (b + g) (n = bytes of input)", nullptr,
        reduce_scatter_v_ring_cost, reduce_scatter_v_ring},

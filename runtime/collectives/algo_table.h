@@ -51,6 +51,10 @@ struct AlgoDesc {
   // The kinds with a count per rank: the algorithm checks the counts pair by pair itself
   // (else select_and_run runs check_vector_counts first).
   bool checks_counts = false;
+  // The kinds with a count per rank charge each rank its own bytes, which differ between
+  // ranks: algorithms that name the same wire protocol here run against each other, and
+  // only among them may the bytes decide (select.cc). nullptr: a protocol of its own.
+  const char* wire = nullptr;
 };
 
 // nullptr when d can run with p ranks on these arguments and slots, else why not.

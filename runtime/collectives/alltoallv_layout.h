@@ -3,8 +3,8 @@
 // What the two alltoallv algorithms share: where the data to send is read from (an
 // in-place call's is copied aside first, since blocks arriving may overwrite blocks not
 // yet sent), the own block's copy, and the one tag both use. The two are wire-compatible
-// (one message per ordered pair with data, on the same tag, none for a zero count), so
-// ranks may choose differently: the cost model sees only this rank's bytes.
+// (one message per ordered pair with data, on the same tag, none for a zero count;
+// AlgoDesc::wire), so ranks may choose differently between them by their own bytes.
 #pragma once
 
 #include "collectives/coll_util.h"

@@ -2,6 +2,7 @@
 // Copyright 2026 The nexar authors
 #include "collectives/select.h"
 
+#include <cstring>
 #include <limits>
 #include <mutex>
 
@@ -172,11 +173,31 @@ Status choose(const CollArgs& a, int p, CollTransport transport, Choice* out, co
   }
   // On one host the message algorithms wait for crowded ranks like the slot rounds do.
   const CostModel msgs = transport == CollTransport::SHM ? m.crowded_messages(p) : m;
-  Choice best{nullptr, std::numeric_limits<double>::infinity(), false};
-  for (const AlgoDesc& d : algo_table()) {
-    if (d.kind != a.kind || why_not_here(d, p, a, caps)) continue;
-    const double c = algo_cost(d, d.slots == SlotUse::NONE ? msgs : m, p, n);
-    if (!best.algo || c < best.cost_us) best = Choice{&d, c, false};  // ties: the table's order
+  const auto cost_of = [&](const AlgoDesc& d, double bytes) {
+    return algo_cost(d, d.slots == SlotUse::NONE ? msgs : m, p, bytes);
+  };
+  // The cheapest applicable algorithm for `bytes` (only those of the wire protocol `wire`
+  // if given).
+  const auto cheapest = [&](double bytes, const char* wire) {
+    Choice best{nullptr, std::numeric_limits<double>::infinity(), false};
+    for (const AlgoDesc& d : algo_table()) {
+      if (d.kind != a.kind || why_not_here(d, p, a, caps)) continue;
+      if (wire && (!d.wire || std::strcmp(d.wire, wire) != 0)) continue;
+      const double c = cost_of(d, bytes);
+      if (!best.algo || c < best.cost_us) best = Choice{&d, c, false};  // ties: the table's order
+    }
+    return best;
+  };
+  Choice best;
+  if (!is_vector_kind(a.kind)) {
+    best = cheapest(n, nullptr);
+  } else {
+    // With a count per rank each rank charges its own bytes, and they differ between
+    // ranks: the wire protocol is chosen from what every rank knows alike (p, the slots,
+    // no bytes), and the bytes choose only among the algorithms of that protocol.
+    best = cheapest(0, nullptr);
+    if (best.algo && best.algo->wire) best = cheapest(n, best.algo->wire);
+    else if (best.algo) best.cost_us = cost_of(*best.algo, n);
   }
   if (!best.algo)
     return Status(NEXAR_ERR_INTERNAL, strprintf("no %s algorithm applies with %d ranks", coll_kind_name(a.kind), p));

@@ -1,65 +1,168 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// Alltoallv by direct reads (CMA), for ranks of one host with shared slots:
-//  1. every rank publishes (arrive) where its send data lies and a table of what it sends
-//     and expects per peer: {sendcounts[j], sdispls[j], recvcounts[j]} for each j;
-//  2. it reads row r of every peer's table (one 24-byte read each) and checks each pair
-//     as vcount_check.h does, both ways; if all agree, it reads each block straight from
-//     the peer's send buffer into its receive buffer (peers from r + 1 on, so the readers
-//     of one rank spread out);
-//  3. publishes read_done and waits for every member's (until then peers read this rank's
-//     table and memory), and only then returns, the mismatch it found included.
-// Two slot rounds and one copy per byte, no messages: it does its own pair check, so
-// select_and_run skips the message-based one (AlgoDesc::checks_counts). Both ranks of a
-// pair that disagrees fail with the same text and write nothing; the others may complete
-// (their pairs agree) and learn of the break at their next call.
+// Alltoallv by direct reads, for ranks of one host with shared slots:
+//  1. every rank exposes a table of what it sends and expects per peer,
+//     {sendcounts[j], displacement of block j, recvcounts[j]} for each j, and its send
+//     blocks, then arrives. A rank whose send data is at most NEXAR_SHM_ALLTOALLV_PUSH
+//     bytes *pushes*: it copies the table and every block into its own shared segment
+//     (ShmSlots::own_segment, one per sequence parity) and names the segment in its slot;
+//     otherwise the table and the blocks stay in its memory and readers use CMA;
+//  2. it reads row r of every peer's table and checks each pair as vcount_check.h does,
+//     both ways; if all agree, it copies each block for it into its receive buffer (peers
+//     from r + 1 on, so the readers of one rank spread out): a memcpy from a pushed
+//     segment, else a CMA read of the peer's send buffer;
+//  3. publishes read_done. A rank that pushed returns now: nobody reads its own memory,
+//     and its segment is rewritten only two sequences later, when every member has
+//     arrived at the next one and so finished reading this one. A rank that did not waits
+//     for every member's read_done first (until then peers read its memory).
+// One slot round for the pushing ranks and one copy per byte more than the direct read,
+// two rounds for the others; no messages. Ranks choose per call and independently (the
+// slot says which), so a hot rank may read while the others push. It does its own pair
+// check, so select_and_run skips the message-based one (AlgoDesc::checks_counts). Both
+// ranks of a pair that disagrees fail with the same text and write nothing; the others
+// may complete (their pairs agree) and learn of the break at their next call.
+#include <cstring>
 #include <vector>
 
 #include "collectives/algorithms.h"
 #include "collectives/alltoallv_layout.h"
-#include "shm_coll/direct_round.h"
 #include "collectives/vcount_check.h"
+#include "core/params.h"
+#include "shm_coll/direct_round.h"
 
 namespace nexar::coll {
+namespace {
+
+constexpr size_t kRow = 3;  // table words per peer: sendcounts[j], displacement, recvcounts[j]
+
+// Bytes of a pushed segment's table (whole lines); the blocks follow it.
+size_t table_bytes(int p) { return (kRow * sizeof(uint64_t) * static_cast<size_t>(p) + 63) / 64 * 64; }
+
+// A pushed segment's name, in the slot's inline data (bytes == 0: not pushed). Where the
+// inline payload is too small for it (NEXAR_SHM_COLL_INLINE, alike on every member)
+// nobody pushes and nobody looks.
+shm::StageRef* pushed_ref(ShmSlots& s, int r, uint64_t seq) {
+  return reinterpret_cast<shm::StageRef*>(s.buf(r, seq)->data());
+}
+bool may_push(const ShmSlots& s) { return s.inline_bytes() >= sizeof(shm::StageRef); }
+
+// The bytes this rank pushes, or 0 when it sends more than NEXAR_SHM_ALLTOALLV_PUSH.
+size_t push_bytes(const CollArgs& a, int p, size_t es) {
+  const int64_t limit = param::NEXAR_SHM_ALLTOALLV_PUSH.get();
+  size_t data = 0;
+  for (int j = 0; j < p; ++j) data += a.sendcounts[j] * es;
+  return limit > 0 && data <= static_cast<uint64_t>(limit) ? table_bytes(p) + data : 0;
+}
+
+// Copies this rank's table and every block (its own too: an in-place call's receive then
+// overwrites nothing still to be read) into its segment for seq and names it in its slot.
+// nullptr when it does not push (too much data, or no segment: it is read by CMA then).
+const shm::StageSegment* push(ShmSlots& s, uint64_t seq, const CollArgs& a, int p, int r, size_t es) {
+  if (!may_push(s)) return nullptr;
+  *pushed_ref(s, r, seq) = shm::StageRef{};
+  const size_t bytes = push_bytes(a, p, es);
+  shm::StageSegment* seg = nullptr;
+  if (bytes == 0 || !s.own_segment(seq, bytes, &seg).ok()) return nullptr;
+  uint64_t* table = reinterpret_cast<uint64_t*>(seg->data());
+  unsigned char* blocks = seg->data() + table_bytes(p);
+  size_t off = 0;  // elements
+  for (int j = 0; j < p; ++j) {
+    uint64_t* row = &table[kRow * static_cast<size_t>(j)];
+    row[0] = a.sendcounts[j], row[1] = off, row[2] = a.recvcounts[j];
+    copy_elems(blocks + off * es, at(a.sendbuf, a.sdispls[j], es), a.sendcounts[j], es);
+    off += a.sendcounts[j];
+  }
+  *pushed_ref(s, r, seq) = seg->ref();
+  return seg;
+}
+
+// Member j's block for this rank: in j's pushed segment (local) or in j's memory (from).
+struct Source {
+  const unsigned char* local = nullptr;
+  uint64_t from = 0;
+};
+
+// Reads row r of member j's table, checks the pair both ways and finds j's block for r.
+Status find_block(ShmSlots& s, uint64_t seq, const CollArgs& a, int p, int r, int j, size_t es, Source* out) {
+  uint64_t row[kRow];  // j's sendcounts[r], displacement of that block, recvcounts[r]
+  const shm::StageRef ref = may_push(s) ? *pushed_ref(s, j, seq) : shm::StageRef{};
+  const shm::StageSegment* seg = nullptr;
+  if (ref.bytes) {
+    shm::StageSegment* mapped = nullptr;
+    NX_RETURN_IF_ERROR(s.member_segment(j, seq, ref, &mapped));
+    seg = mapped;
+    if (seg->bytes() < table_bytes(p))
+      return Status(NEXAR_ERR_PROTOCOL, strprintf("alltoallv: a member's pushed segment (%zu bytes) cannot hold the "
+                                                  "table of %d ranks", seg->bytes(), p));
+    std::memcpy(row, seg->data() + kRow * sizeof(uint64_t) * static_cast<size_t>(r), sizeof row);
+  } else {
+    NX_RETURN_IF_ERROR(s.read(j, row, s.buf(j, seq)->recvbuf + kRow * sizeof(uint64_t) * static_cast<uint64_t>(r), sizeof row));
+  }
+  NX_RETURN_IF_ERROR(check_pair_counts(a, j, row[0], a.recvcounts[j], r, a.sendcounts[j], row[2]));
+  if (!seg) {
+    out->from = s.buf(j, seq)->sendbuf + row[1] * es;
+    return Status::Ok();
+  }
+  const size_t room = (seg->bytes() - table_bytes(p)) / es;  // elements after the table
+  if (row[1] > room || room - row[1] < row[0])
+    return Status(NEXAR_ERR_PROTOCOL, strprintf("alltoallv: a member's pushed block (%llu elements at %llu) lies past "
+                                                "its segment (%zu elements)", static_cast<unsigned long long>(row[0]),
+                                                static_cast<unsigned long long>(row[1]), room));
+  out->local = seg->data() + table_bytes(p) + row[1] * es;
+  return Status::Ok();
+}
+
+}  // namespace
 
 Status alltoallv_shm_direct(CollContext& ctx, const CollArgs& a) {
   const int p = ctx.size(), r = ctx.rank();
   AlltoallvLayout l(p);
-  NX_RETURN_IF_ERROR(l.prepare(a, r, /*own_block=*/false));
   ShmSlots* s = ctx.shm_slots();
-  if (!s) {  // one rank: its own block is all
-    l.copy_own(a, r);
-    return Status::Ok();
-  }
+  if (!s) return l.prepare(a, r);  // one rank: its own block is all
   const size_t es = dtype_size(a.dtype);
-  std::vector<uint64_t> table(3 * static_cast<size_t>(p));
-  for (int j = 0; j < p; ++j) {
-    uint64_t* row = &table[3 * static_cast<size_t>(j)];
-    row[0] = a.sendcounts[j], row[1] = a.sdispls[j], row[2] = a.recvcounts[j];
-  }
   const uint64_t seq = s->next_seq();
-  // recvbuf: here the table's address
-  NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, l.send_base(), table.data(), 0));
-  std::vector<uint64_t> from(static_cast<size_t>(p));  // where j's block for r starts
+  const shm::StageSegment* mine = push(*s, seq, a, p, r, es);
+  std::vector<uint64_t> table;
+  if (mine) {
+    NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, nullptr, nullptr, 0));
+  } else {
+    NX_RETURN_IF_ERROR(l.prepare(a, r, /*own_block=*/false));
+    table.resize(kRow * static_cast<size_t>(p));
+    for (int j = 0; j < p; ++j) {
+      uint64_t* row = &table[kRow * static_cast<size_t>(j)];
+      row[0] = a.sendcounts[j], row[1] = a.sdispls[j], row[2] = a.recvcounts[j];
+    }
+    NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, l.send_base(), table.data(), 0));  // recvbuf: the table
+  }
+  std::vector<Source> src(static_cast<size_t>(p));
   Status st;
   for (int k = 1; k < p && st.ok(); ++k) {
     const int j = (r + k) % p;
-    uint64_t row[3];  // j's sendcounts[r], sdispls[r], recvcounts[r]
-    st = s->read(j, row, s->buf(j, seq)->recvbuf + 3 * static_cast<uint64_t>(r) * sizeof(uint64_t), sizeof row);
-    if (st.ok()) st = check_pair_counts(a, j, row[0], a.recvcounts[j], r, a.sendcounts[j], row[2]);
-    from[static_cast<size_t>(j)] = s->buf(j, seq)->sendbuf + row[1] * es;
+    st = find_block(*s, seq, a, p, r, j, es, &src[static_cast<size_t>(j)]);
   }
-  if (st.ok()) l.copy_own(a, r);
+  if (st.ok() && mine) {
+    const uint64_t* own = reinterpret_cast<const uint64_t*>(mine->data()) + kRow * static_cast<size_t>(r);
+    copy_elems(at(a.recvbuf, a.rdispls[r], es), mine->data() + table_bytes(p) + own[1] * es, a.recvcounts[r], es);
+  } else if (st.ok()) {
+    l.copy_own(a, r);
+  }
   for (int k = 1; k < p && st.ok(); ++k) {
     const int j = (r + k) % p;
-    if (a.recvcounts[j]) st = s->read(j, l.recv_block(a, j), from[static_cast<size_t>(j)], a.recvcounts[j] * es);
+    const Source& b = src[static_cast<size_t>(j)];
+    if (!a.recvcounts[j]) continue;
+    if (b.local) std::memcpy(at(a.recvbuf, a.rdispls[j], es), b.local, a.recvcounts[j] * es);
+    else st = s->read(j, at(a.recvbuf, a.rdispls[j], es), b.from, a.recvcounts[j] * es);
   }
-  return end_direct(*s, seq, st, kReadByAll);
+  // A rank that pushed is read by nobody: its segment outlives this call.
+  return end_direct(*s, seq, st, mine ? kReadByNobody : kReadByAll);
 }
 
-// Two slot rounds, then p - 1 small reads (a/4 each) and n(p-1)/p bytes copied once.
+// One slot round, p - 1 small reads (a/4 each) and n(p-1)/p bytes copied once; a rank
+// sending more than NEXAR_SHM_ALLTOALLV_PUSH bytes waits for a second round.
 double alltoallv_shm_direct_cost(const CostModel& m, int p, double n) {
-  return m.slot_rounds(2, p) + (p - 1) * m.alpha_us / 4 + n * (p - 1) / p * m.beta_us_per_byte;
+  const int64_t push = param::NEXAR_SHM_ALLTOALLV_PUSH.get();
+  const double rounds = push > 0 && n <= static_cast<double>(push) ? 1 : 2;
+  return m.slot_rounds(rounds, p) + (p - 1) * m.alpha_us / 4 + n * (p - 1) / p * m.beta_us_per_byte;
 }
 
 }  // namespace nexar::coll

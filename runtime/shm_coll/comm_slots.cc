@@ -72,6 +72,8 @@ Status CommSlots::arrive(uint64_t seq, uint64_t count) {
       return comm_.fail(Status(NEXAR_ERR_MISMATCH, what));
     }
   }
+  // Every member now reads this rank's push at seq and then publishes read_done.
+  if (a_.pending_push == seq) a_.last_push = seq;
   return Status::Ok();
 }
 
@@ -207,6 +209,30 @@ Status CommSlots::read(int r, void* to, uint64_t from, size_t n) {
   Status st = shm::cma_read(a_.pids[static_cast<size_t>(r)], to, from, n, kReadChunk);
   if (!st.ok()) return comm_.fail(st.with_context(strprintf("reading world rank %d's buffer", a_.world[static_cast<size_t>(r)])));
   return st;
+}
+
+Status CommSlots::own_segment(uint64_t seq, size_t bytes, shm::StageSegment** out) {
+  shm::StageSegment& seg = a_.pushed[seq & 1];
+  if (seg.bytes() < bytes) {
+    size_t cap = size_t{64} << 10;  // powers of two: a growing size is re-created rarely
+    while (cap < bytes) cap <<= 1;
+    NX_RETURN_IF_ERROR(seg.create(cap));  // the caller does without it
+  }
+  a_.pending_push = seq;  // last_push once every member arrived at seq (arrive)
+  *out = &seg;
+  return Status::Ok();
+}
+
+Status CommSlots::member_segment(int r, uint64_t seq, const shm::StageRef& ref, shm::StageSegment** out) {
+  auto& mapped = a_.members_pushed[seq & 1];
+  if (mapped.empty()) mapped.resize(a_.slots.size());
+  std::unique_ptr<shm::StageSegment>& seg = mapped[static_cast<size_t>(r)];
+  if (!seg) seg = std::make_unique<shm::StageSegment>();
+  if (!seg->matches(ref))
+    if (Status st = seg->open(ref); !st.ok())
+      return comm_.fail(st.with_context(strprintf("world rank %d's alltoallv push segment", a_.world[static_cast<size_t>(r)])));
+  *out = seg.get();
+  return Status::Ok();
 }
 
 }  // namespace nexar::comm

@@ -37,6 +37,8 @@ class CommSlots final : public coll::ShmSlots {
   Status wait(coll::SlotField field, uint64_t seq, int r) override;
   Status read(int r, void* to, uint64_t from, size_t n) override;
   shm::StageSegment& stage_segment() override { return a_.stage; }
+  Status own_segment(uint64_t seq, size_t bytes, shm::StageSegment** out) override;
+  Status member_segment(int r, uint64_t seq, const shm::StageRef& ref, shm::StageSegment** out) override;
 
  private:
   // Why waiting must stop early (the communicator broke, or member r died), else ok().

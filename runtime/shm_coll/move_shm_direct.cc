@@ -4,7 +4,8 @@
 // slots (broadcast, allgather, alltoall, gather, scatter shm_direct): every rank publishes
 // its buffer addresses and arrives (direct_round.h); then each rank reads what it needs
 // straight from its owners' buffers into its own (one copy per byte, no messages, no
-// staging); then read_done, and a rank waits only for the ranks that read its memory.
+// staging); then read_done, and a rank waits only for the ranks that read its memory
+// (none in an empty call: one slot round, the descriptor check, is all it costs).
 // Readers start at rank + 1, so the readers of one rank spread out.
 #include "collectives/algorithms.h"
 #include "core/dtype.h"
@@ -12,6 +13,10 @@
 
 namespace nexar::coll {
 namespace {
+
+// Who reads this rank's memory: `readers`, or nobody in an empty call (count 0, the same
+// on every rank: arrive compared it), which then ends after one slot round.
+int readers_of(const CollArgs& a, int readers) { return a.count ? readers : kReadByNobody; }
 
 // Where member j's data for this collective begins (the address it published as sendbuf).
 uint64_t src_of(ShmSlots& s, int j, uint64_t seq) { return s.buf(j, seq)->sendbuf; }
@@ -41,7 +46,7 @@ Status broadcast_shm_direct(CollContext& ctx, const CollArgs& a) {
     const Status st = bytes ? s->read(a.root, a.recvbuf, src_of(*s, a.root, seq), bytes) : Status::Ok();
     return end_direct(*s, seq, st, kReadByNobody);
   }
-  return end_direct(*s, seq, Status::Ok(), kReadByAll);
+  return end_direct(*s, seq, Status::Ok(), readers_of(a, kReadByAll));
 }
 
 // Every rank reads every other's contribution into its block of recvbuf. In place the
@@ -55,7 +60,7 @@ Status allgather_shm_direct(CollContext& ctx, const CollArgs& a) {
   if (!s) return Status::Ok();
   const uint64_t seq = s->next_seq();
   NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, mine, a.recvbuf, a.count));
-  return end_direct(*s, seq, read_blocks(*s, p, r, seq, a.recvbuf, bb, 0), kReadByAll);
+  return end_direct(*s, seq, read_blocks(*s, p, r, seq, a.recvbuf, bb, 0), readers_of(a, kReadByAll));
 }
 
 // Every rank reads block r of every other's sendbuf. In place the outgoing blocks are
@@ -81,7 +86,7 @@ Status alltoall_shm_direct(CollContext& ctx, const CollArgs& a) {
   const uint64_t seq = s->next_seq();
   NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, send, a.recvbuf, a.count));
   copy_elems(at(a.recvbuf, own, es), at(send, own, es), a.count, es);
-  return end_direct(*s, seq, read_blocks(*s, p, r, seq, a.recvbuf, bb, own * es), kReadByAll);
+  return end_direct(*s, seq, read_blocks(*s, p, r, seq, a.recvbuf, bb, own * es), readers_of(a, kReadByAll));
 }
 
 // The root reads every other rank's contribution; the others wait until it has.
@@ -94,7 +99,7 @@ Status gather_shm_direct(CollContext& ctx, const CollArgs& a) {
   if (!s) return Status::Ok();
   const uint64_t seq = s->next_seq();
   NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, a.sendbuf, a.recvbuf, a.count));
-  if (r != a.root) return end_direct(*s, seq, Status::Ok(), a.root);
+  if (r != a.root) return end_direct(*s, seq, Status::Ok(), readers_of(a, a.root));
   return end_direct(*s, seq, read_blocks(*s, p, r, seq, a.recvbuf, bb, 0), kReadByNobody);
 }
 
@@ -108,7 +113,7 @@ Status scatter_shm_direct(CollContext& ctx, const CollArgs& a) {
   if (!s) return Status::Ok();
   const uint64_t seq = s->next_seq();
   NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, a.sendbuf, a.recvbuf, a.count));
-  if (r == a.root) return end_direct(*s, seq, Status::Ok(), kReadByAll);
+  if (r == a.root) return end_direct(*s, seq, Status::Ok(), readers_of(a, kReadByAll));
   const Status st = bb ? s->read(a.root, a.recvbuf, src_of(*s, a.root, seq) + static_cast<uint64_t>(r) * bb, bb)
                        : Status::Ok();
   return end_direct(*s, seq, st, kReadByNobody);

@@ -45,6 +45,16 @@ class ShmSlots {
   virtual Status read(int r, void* to, uint64_t from, size_t n) = 0;
   // The communicator's staging segment (stage_segment.h), freed with the communicator.
   virtual shm::StageSegment& stage_segment() = 0;
+  // This rank's own segment for seq's parity, with at least `bytes` data bytes (created or
+  // grown here, capacity a power of two). Members map it (member_segment) and read it
+  // during seq; its owner rewrites it at seq + 2, when every member arrived at seq + 1 and
+  // so finished reading it. Mappings keep its memory after its owner dropped or replaced
+  // it, so a reader never depends on the owner still being there. A failure (no memory
+  // for it) leaves the communicator usable.
+  virtual Status own_segment(uint64_t seq, size_t bytes, shm::StageSegment** out) = 0;
+  // Member r's segment that ref names (r's own_segment for seq's parity), mapped here once
+  // and again only when ref names another.
+  virtual Status member_segment(int r, uint64_t seq, const shm::StageRef& ref, shm::StageSegment** out) = 0;
 };
 
 }  // namespace nexar::coll

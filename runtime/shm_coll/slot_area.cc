@@ -3,6 +3,8 @@
 #include "shm_coll/slot_area.h"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "core/cores.h"
 #include "core/params.h"
@@ -54,7 +56,19 @@ bool SlotAreaPool::free_locked(uint32_t a) const {
   });
 }
 
+namespace {
+// Until every live member's read_done reached seq, or NEXAR_TIMEOUT passed.
+void wait_readers(const SlotArea& a, uint64_t seq) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(param::NEXAR_TIMEOUT.get());
+  for (size_t m = 0; m < a.slots.size(); ++m)
+    while (m != static_cast<size_t>(a.me) && a.slots[m]->read_done.load(std::memory_order_acquire) < seq &&
+           a.hub->alive(a.world[m]) && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+}
+}  // namespace
+
 SlotArea::~SlotArea() {
+  if (last_push) wait_readers(*this, last_push);
   if (!pool) return;
   // Every sequence this rank used in the area is <= seq; a later communicator starts past
   // the largest last of its members. The others see our leaving in `left`.

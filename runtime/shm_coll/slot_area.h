@@ -2,7 +2,8 @@
 // Copyright 2026 The nexar authors
 // A communicator's shared-memory slot area: which area of every member's inbox it uses
 // (shm_coll/coll_slot.h), the members' slots, doorbells and pids in comm-rank order,
-// and the sequence of its slot collectives, and the staging segment of allreduce shm_stage.
+// and the sequence of its slot collectives, the staging segment of allreduce shm_stage and
+// the segments alltoallv shm_direct pushes its send data through.
 // Communicators whose members all share one host over shared memory get one: the world
 // communicator area 0, split and dup children the lowest area free on every member
 // (SlotAreaPool, agreed when they are made), see docs/shm.md. Destroying the communicator
@@ -62,7 +63,8 @@ struct SlotArea {
   SlotArea() = default;
   SlotArea(const SlotArea&) = delete;
   SlotArea& operator=(const SlotArea&) = delete;
-  // Stores this rank's `left` word and gives the area back to the pool (when it holds it).
+  // Waits for the readers of this rank's last push (see last_push), stores this rank's
+  // `left` word and gives the area back to the pool (when it holds it).
   ~SlotArea();
 
   shm::ShmHub* hub = nullptr;
@@ -92,6 +94,16 @@ struct SlotArea {
   uint64_t seq = 0;        // last slot collective's sequence (one collective at a time per comm)
   SlotAreaPool* pool = nullptr;  // the area goes back there (null: it passed to a shrunk successor)
   shm::StageSegment stage;       // allreduce shm_stage's segment: owned on comm rank 0, mapped elsewhere
+  // alltoallv shm_direct's copies of this rank's send data, one segment per sequence
+  // parity (ShmSlots::own_segment), and this rank's mappings of every member's.
+  std::array<shm::StageSegment, 2> pushed;
+  std::array<std::vector<std::unique_ptr<shm::StageSegment>>, 2> members_pushed;
+  // The last sequence this rank pushed at (pending: until every member arrived there, so
+  // every member reads it and then publishes read_done). A member may not have mapped the
+  // segment yet when its owner returns, so the destructor waits (bounded) for the live
+  // members' read_done to reach last_push before the process may go and take the
+  // segment's name (/proc/<pid>/fd) along.
+  uint64_t pending_push = 0, last_push = 0;
 };
 
 // Whether a communicator with these members (world ranks) may have a slot area: all on

@@ -417,3 +417,40 @@ TEST_CASE("alltoallv: the cost model picks scattered for small blocks in large w
   REQUIRE(select_algorithm(a, 64, CollTransport::NETWORK, &c, SlotCaps{}).ok());
   REQUIRE(std::string(c.algo->name) == "pairwise");
 }
+
+TEST_CASE("alltoallv: ranks sending different bytes choose algorithms that run against each other", "[vector]") {
+  ScopedEnv env("NEXAR_ALGO", nullptr);
+  // Each rank charges what it sends; a hot receiver's senders and the rest differ. Every
+  // choice for one world must be one algorithm, or algorithms of one wire protocol.
+  const SlotCaps none{}, slots{true, 4096, true, 2}, slots_many_cores{true, 4096, true, 64};
+  for (const auto& [t, caps] : {std::pair{CollTransport::NETWORK, none}, std::pair{CollTransport::SHM, none},
+                                std::pair{CollTransport::SHM, slots}, std::pair{CollTransport::SHM, slots_many_cores}})
+    for (int p : {2, 3, 8, 64}) {
+      const AlgoDesc* first = nullptr;
+      for (size_t each : {size_t{0}, size_t{1}, size_t{512}, size_t{8} << 10, size_t{128} << 10, size_t{4} << 20}) {
+        std::vector<size_t> counts(static_cast<size_t>(p), each);
+        CollArgs a;
+        a.kind = CollKind::ALLTOALLV;
+        a.dtype = NEXAR_UINT8;
+        a.sendcounts = counts.data();
+        Choice c;
+        REQUIRE(select_algorithm(a, p, t, &c, caps).ok());
+        if (!first) first = c.algo;
+        INFO(coll_transport_name(t) << " slots " << caps.has_slots << " cores " << caps.cores << ", " << p << " ranks, "
+                                    << each << " bytes to each: " << c.algo->name << ", at 0 bytes " << first->name);
+        REQUIRE((c.algo == first || (c.algo->wire && first->wire && std::string(c.algo->wire) == first->wire)));
+      }
+    }
+  // Where slots and direct reads exist, every rank reads directly, a hot one (4 MiB, past
+  // NEXAR_SHM_ALLTOALLV_PUSH: two slot rounds) as well as the others (one round).
+  std::vector<size_t> hot(2, size_t{4} << 20), cold(2, 1024);
+  CollArgs a;
+  a.kind = CollKind::ALLTOALLV;
+  a.dtype = NEXAR_UINT8;
+  Choice c;
+  for (const std::vector<size_t>* counts : {&hot, &cold}) {
+    a.sendcounts = counts->data();
+    REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
+    REQUIRE(std::string(c.algo->name) == "shm_direct");
+  }
+}

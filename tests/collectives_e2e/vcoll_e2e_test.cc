@@ -38,7 +38,14 @@ TEST_CASE("collectives with a count per rank on shared memory, 1-8 ranks", "[e2e
 }
 
 TEST_CASE("alltoallv by direct reads on shared memory", "[e2e]") {
-  expect_ok(probe(5, "correct,invalid", {"NEXAR_ALGO=alltoallv:shm_direct"}), 5, {"correct", "invalid"});
+  // Every rank pushes its send data (the default for these small counts), none does, and
+  // a mix: at 120 bytes ranks sending more (the hot pattern's, two of the empty-rank
+  // pattern's five) are read from their own buffers while the others push, in one call.
+  for (const char* push : {"NEXAR_SHM_ALLTOALLV_PUSH=1048576", "NEXAR_SHM_ALLTOALLV_PUSH=0", "NEXAR_SHM_ALLTOALLV_PUSH=120"}) {
+    INFO(push);
+    expect_ok(probe(5, "correct,inplace,invalid", {"NEXAR_ALGO=alltoallv:shm_direct", push}), 5,
+              {"correct", "inplace", "invalid"});
+  }
 }
 
 TEST_CASE("collectives with a count per rank over QUIC, both alltoallv algorithms", "[e2e]") {
@@ -50,10 +57,14 @@ TEST_CASE("collectives with a count per rank over QUIC, both alltoallv algorithm
 }
 
 TEST_CASE("alltoallv counts that disagree: NEXAR_ERR_MISMATCH naming both ranks and counts", "[e2e]") {
-  // Shared memory with direct reads (its own pair check) and with messages; QUIC.
-  for (const char* env : {"NEXAR_ALGO=alltoallv:shm_direct", "NEXAR_ALGO=alltoallv:pairwise", "NEXAR_TRANSPORT=quic"}) {
-    INFO(env);
-    const Run r = probe(4, "mismatch", {env});
+  // Shared memory with direct reads (its own pair check; pushed and read in place) and
+  // with messages; QUIC.
+  const std::string direct = "NEXAR_ALGO=alltoallv:shm_direct";
+  for (const std::vector<std::string>& env : std::vector<std::vector<std::string>>{
+           {direct, "NEXAR_SHM_ALLTOALLV_PUSH=1048576"}, {direct, "NEXAR_SHM_ALLTOALLV_PUSH=0"},
+           {"NEXAR_ALGO=alltoallv:pairwise"}, {"NEXAR_TRANSPORT=quic"}}) {
+    INFO(env.back());
+    const Run r = probe(4, "mismatch", env);
     expect_ok(r, 4, {"mismatch"});
     REQUIRE(count_of(r.out, "alltoallv: rank 1 sends 5 elements to rank 2 where rank 2 expects 4 from rank 1") == 2);
   }

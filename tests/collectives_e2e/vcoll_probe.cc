@@ -5,7 +5,8 @@
 //   nexrun -np P vcoll_probe SCENARIO[,SCENARIO...]
 // Scenarios: correct (every kind, blocking and non-blocking, uniform / hot / empty-rank
 // counts, gaps that must stay untouched), split (on the halves of a split world), invalid
-// (a local argument error leaves the communicator usable), cxx (the span wrapper),
+// (a local argument error leaves the communicator usable), inplace (alltoallv with one
+// buffer, a hot receiver), cxx (the span wrapper),
 // mismatch (rank 1 sends rank 2 one element more than it expects). Each prints
 // "rank R: NAME ok"; a failure prints what differed and exits 1.
 #include <algorithm>
@@ -159,6 +160,29 @@ void scenario_split(nexar_comm_t world) {
   OK(half, nexar_comm_destroy(half));
 }
 
+// In place (sendbuf == recvbuf, one layout for both), rank 0 a hot receiver: everyone
+// sends it 12 elements and 3 to each other rank; blocks 12 elements apart.
+void scenario_inplace(nexar_comm_t comm) {
+  int r = 0, p = 0;
+  OK(comm, nexar_comm_rank(comm, &r));
+  OK(comm, nexar_comm_size(comm, &p));
+  std::vector<size_t> sc(p), rc(p), d(p);
+  for (int j = 0; j < p; ++j) sc[j] = j == 0 ? 12 : 3, rc[j] = r == 0 ? 12 : 3, d[j] = 12 * static_cast<size_t>(j);
+  for (bool nb : {false, true}) {
+    std::vector<int32_t> buf(12 * static_cast<size_t>(p), kSentinel), want(buf);
+    for (int j = 0; j < p; ++j)
+      for (size_t k = 0; k < 12; ++k) {
+        if (k < sc[j]) buf[d[j] + k] = value(r, j, k);
+        want[d[j] + k] = k < rc[j] ? value(j, r, k) : k < sc[j] ? value(r, j, k) : kSentinel;
+      }
+    run(comm, nb, "in-place alltoallv", [&](nexar_request_t* req) {
+      return req ? nexar_ialltoallv(buf.data(), sc.data(), d.data(), buf.data(), rc.data(), d.data(), NEXAR_INT32, comm, req)
+                 : nexar_alltoallv(buf.data(), sc.data(), d.data(), buf.data(), rc.data(), d.data(), NEXAR_INT32, comm);
+    });
+    CHECK(comm, buf == want, std::string("in-place alltoallv data") + (nb ? ", non-blocking" : ""));
+  }
+}
+
 void scenario_invalid(nexar_comm_t comm) {
   int p = 0;
   OK(comm, nexar_comm_size(comm, &p));
@@ -234,6 +258,7 @@ int main(int argc, char** argv) {
     if (name == "correct") scenario_correct(world);
     else if (name == "split") scenario_split(world);
     else if (name == "invalid") scenario_invalid(world);
+    else if (name == "inplace") scenario_inplace(world);
     else if (name == "cxx") scenario_cxx(world);
     else if (name == "mismatch") scenario_mismatch(world);
     else fail(world, __LINE__, "unknown scenario " + name);
