@@ -4,7 +4,8 @@
 //  1. every rank exposes a table of what it sends and expects per peer,
 //     {sendcounts[j], displacement of block j, recvcounts[j]} for each j, and its send
 //     blocks, then arrives. A rank whose send data is at most NEXAR_SHM_ALLTOALLV_PUSH
-//     bytes *pushes*: it copies the table and every block into its own shared segment
+//     bytes *pushes*: it copies the table and its blocks for the others (its own too
+//     when in place) into its own shared segment
 //     (ShmSlots::own_segment, one per sequence parity) and names the segment in its slot;
 //     otherwise the table and the blocks stay in its memory and readers use CMA;
 //  2. it reads row r of every peer's table and checks each pair as vcount_check.h does,
@@ -46,21 +47,25 @@ shm::StageRef* pushed_ref(ShmSlots& s, int r, uint64_t seq) {
 }
 bool may_push(const ShmSlots& s) { return s.inline_bytes() >= sizeof(shm::StageRef); }
 
-// The bytes this rank pushes, or 0 when it sends more than NEXAR_SHM_ALLTOALLV_PUSH.
-size_t push_bytes(const CollArgs& a, int p, size_t es) {
+// Whether this rank pushes its own block too: in place, its receive would overwrite
+// blocks still to be read; otherwise it is copied straight from sendbuf.
+bool pushes_own(const CollArgs& a, int r, int j) { return j != r || a.sendbuf == a.recvbuf; }
+
+// The segment bytes this rank pushes, or 0 when it sends more than NEXAR_SHM_ALLTOALLV_PUSH.
+size_t push_bytes(const CollArgs& a, int p, int r, size_t es) {
   const int64_t limit = param::NEXAR_SHM_ALLTOALLV_PUSH.get();
   size_t data = 0;
-  for (int j = 0; j < p; ++j) data += a.sendcounts[j] * es;
+  for (int j = 0; j < p; ++j) data += pushes_own(a, r, j) ? a.sendcounts[j] * es : 0;
   return limit > 0 && data <= static_cast<uint64_t>(limit) ? table_bytes(p) + data : 0;
 }
 
-// Copies this rank's table and every block (its own too: an in-place call's receive then
-// overwrites nothing still to be read) into its segment for seq and names it in its slot.
-// nullptr when it does not push (too much data, or no segment: it is read by CMA then).
+// Copies this rank's table and its blocks (see pushes_own) into its segment for seq and
+// names it in its slot. nullptr when it does not push (too much data, or no segment: it
+// is read by CMA then).
 const shm::StageSegment* push(ShmSlots& s, uint64_t seq, const CollArgs& a, int p, int r, size_t es) {
   if (!may_push(s)) return nullptr;
   *pushed_ref(s, r, seq) = shm::StageRef{};
-  const size_t bytes = push_bytes(a, p, es);
+  const size_t bytes = push_bytes(a, p, r, es);
   shm::StageSegment* seg = nullptr;
   if (bytes == 0 || !s.own_segment(seq, bytes, &seg).ok()) return nullptr;
   uint64_t* table = reinterpret_cast<uint64_t*>(seg->data());
@@ -69,6 +74,7 @@ const shm::StageSegment* push(ShmSlots& s, uint64_t seq, const CollArgs& a, int 
   for (int j = 0; j < p; ++j) {
     uint64_t* row = &table[kRow * static_cast<size_t>(j)];
     row[0] = a.sendcounts[j], row[1] = off, row[2] = a.recvcounts[j];
+    if (!pushes_own(a, r, j)) continue;
     copy_elems(blocks + off * es, at(a.sendbuf, a.sdispls[j], es), a.sendcounts[j], es);
     off += a.sendcounts[j];
   }
@@ -142,7 +148,8 @@ Status alltoallv_shm_direct(CollContext& ctx, const CollArgs& a) {
   }
   if (st.ok() && mine) {
     const uint64_t* own = reinterpret_cast<const uint64_t*>(mine->data()) + kRow * static_cast<size_t>(r);
-    copy_elems(at(a.recvbuf, a.rdispls[r], es), mine->data() + table_bytes(p) + own[1] * es, a.recvcounts[r], es);
+    const void* from = pushes_own(a, r, r) ? mine->data() + table_bytes(p) + own[1] * es : at(a.sendbuf, a.sdispls[r], es);
+    copy_elems(at(a.recvbuf, a.rdispls[r], es), from, a.recvcounts[r], es);
   } else if (st.ok()) {
     l.copy_own(a, r);
   }
