@@ -18,4 +18,13 @@ Status lazy_connections(const std::string& transport, bool* lazy) {
   return Status::Ok();
 }
 
+const char* connect_mode_name(bool lazy) { return lazy ? "lazy" : "eager"; }
+
+Status same_connect_mode(int me, bool lazy, int peer, const std::string& theirs) {
+  if (theirs == connect_mode_name(lazy)) return Status::Ok();
+  return Status(NEXAR_ERR_MISMATCH,
+                strprintf("NEXAR_CONNECT differs between ranks: rank %d has %s, rank %d has %s (set it alike on every "
+                          "rank)", me, connect_mode_name(lazy), peer, theirs.c_str()));
+}
+
 }  // namespace nexar::bootstrap

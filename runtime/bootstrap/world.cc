@@ -188,8 +188,9 @@ Status World::start_tcp(const std::string& bind_ip) {
 
 Status World::exchange_addresses(std::vector<std::string>* addresses, std::chrono::milliseconds peer_timeout) {
   const auto timeout = connect_timeout();
-  // "<ip:port> <incarnation> <affinity mask> <host identity> <shm token>" (the mask in hex,
-  // core/cores.h; shm/token.h: "pid:..." when QUIC is forced; a fresh inbox name in every
+  // "<ip:port> <incarnation> <affinity mask> <connect mode> <host identity> <shm token>"
+  // (the mask in hex, core/cores.h; the mode NEXAR_CONNECT's, which must be the same on
+  // every rank; shm/token.h: "pid:..." when QUIC is forced; a fresh inbox name in every
   // generation).
   shm_tokens_.assign(static_cast<size_t>(info_.world_size), shm::Token{});
   // auto: shared memory on one host; quic or tcp force that transport for every peer.
@@ -197,15 +198,15 @@ Status World::exchange_addresses(std::vector<std::string>* addresses, std::chron
                                                      ? shm::Token::make(info_.job_id, info_.rank)
                                                      : shm::Token::process_only();
   const std::string mine = (tcp_ ? tcp_->local_address() : endpoint_->local_address()) + " " + std::to_string(info_.incarnation) + " " +
-                           cpu_masks_[static_cast<size_t>(info_.rank)] + " " + host_ids_[static_cast<size_t>(info_.rank)] + " " +
+                           cpu_masks_[static_cast<size_t>(info_.rank)] + " " + connect_mode_name(lazy_) + " " + host_ids_[static_cast<size_t>(info_.rank)] + " " +
                            shm_tokens_[static_cast<size_t>(info_.rank)].to_string();
   NX_RETURN_IF_ERROR(rendezvous_->set(key("addr/" + std::to_string(info_.rank)), mine, timeout));
   addresses->assign(static_cast<size_t>(info_.world_size), "");
-  const auto deadline = p2p::Clock::now() + peer_timeout;
+  std::vector<std::string> entries;
+  NX_RETURN_IF_ERROR(fetch_entries(&entries, p2p::Clock::now() + peer_timeout));
   for (int p = 0; p < info_.world_size; ++p) {
     if (p == info_.rank) continue;
-    std::string v;
-    NX_RETURN_IF_ERROR(await_entry(p, &v, deadline));
+    const std::string& v = entries[static_cast<size_t>(p)];
     const size_t sp = v.find(' ');
     const size_t sp2 = sp == std::string::npos ? sp : v.find(' ', sp + 1);
     char* end = nullptr;
@@ -213,12 +214,14 @@ Status World::exchange_addresses(std::vector<std::string>* addresses, std::chron
     if (inc < 0 || end != v.c_str() + sp2)
       return Status(NEXAR_ERR_PROTOCOL, strprintf("malformed address entry for rank %d: '%s'", p, v.c_str()));
     const size_t sp3 = v.find(' ', sp2 + 1);
-    if (sp3 == std::string::npos)
+    const size_t sp4 = sp3 == std::string::npos ? sp3 : v.find(' ', sp3 + 1);
+    if (sp4 == std::string::npos)
       return Status(NEXAR_ERR_PROTOCOL, strprintf("address entry for rank %d has no host identity: '%s'", p, v.c_str()));
+    NX_RETURN_IF_ERROR(same_connect_mode(info_.rank, lazy_, p, v.substr(sp3 + 1, sp4 - sp3 - 1)));
     (*addresses)[static_cast<size_t>(p)] = v.substr(0, sp);
     incarnations_[static_cast<size_t>(p)] = static_cast<int>(inc);
     cpu_masks_[static_cast<size_t>(p)] = v.substr(sp2 + 1, sp3 - sp2 - 1);
-    std::string host = v.substr(sp3 + 1);
+    std::string host = v.substr(sp4 + 1);
     const size_t last = host.rfind(' ');
     if (last != std::string::npos) {  // a shm token follows the host identity
       NX_RETURN_IF_ERROR(shm::Token::parse(host.substr(last + 1), &shm_tokens_[static_cast<size_t>(p)])

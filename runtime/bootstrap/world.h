@@ -85,6 +85,9 @@ class World {
   // A survivor of a rebuild: wait for rank p's entry; while it is missing, tell a
   // replacement of p (if the launcher started one) which generation to join.
   Status await_entry(int p, std::string* entry, p2p::Clock::time_point deadline);
+  // Every rank's address entry of this generation (index: world rank; this rank's left
+  // empty): one gather from the rendezvous, or a survivor of a rebuild: await_entry each.
+  Status fetch_entries(std::vector<std::string>* entries, p2p::Clock::time_point deadline);
   std::string key(const std::string& name) const;
   Status exchange_addresses(std::vector<std::string>* addresses, std::chrono::milliseconds peer_timeout);
   Status connect_mesh(const std::vector<std::string>& addresses);

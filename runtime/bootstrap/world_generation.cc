@@ -24,6 +24,7 @@
 
 #include "core/log.h"
 #include "core/params.h"
+#include "rendezvous/entries.h"
 
 namespace nexar::bootstrap {
 
@@ -84,6 +85,41 @@ Status World::await_rebuild(bool* replacement) {
   generation_ = static_cast<int>(gen);
   NX_INFO(INIT, "rank %d: replacement %d joins generation %d", r, k, generation_);
   return Status::Ok();
+}
+
+Status World::fetch_entries(std::vector<std::string>* entries, p2p::Clock::time_point deadline) {
+  const size_t n = static_cast<size_t>(info_.world_size);
+  entries->assign(n, "");
+  if (!predecessors_.empty()) {
+    for (int p = 0; p < info_.world_size; ++p)
+      if (p != info_.rank) NX_RETURN_IF_ERROR(await_entry(p, &(*entries)[static_cast<size_t>(p)], deadline));
+    return Status::Ok();
+  }
+  // One request for the whole table (N per world, not N^2: at 64 ranks on 2 cores the
+  // N^2 single waits kept nexrun's server from answering for seconds).
+  const std::string prefix = key("addr/");
+  rendezvous::Entries got;
+  NX_RETURN_IF_ERROR(rendezvous_->gather(prefix, n, &got, until(deadline)).with_context("waiting for the ranks' addresses"));
+  std::vector<bool> seen(n);
+  for (auto& [k, v] : got) {
+    char* end = nullptr;
+    const long p = std::strtol(k.c_str() + prefix.size(), &end, 10);
+    if (k.size() == prefix.size() || *end || p < 0 || p >= info_.world_size)
+      return Status(NEXAR_ERR_PROTOCOL, strprintf("the rendezvous holds '%s', not an address of a rank below %d",
+                                                  k.c_str(), info_.world_size));
+    seen[static_cast<size_t>(p)] = true;
+    (*entries)[static_cast<size_t>(p)] = std::move(v);
+  }
+  std::string missing;
+  int named = 0, absent = 0;
+  for (size_t p = 0; p < n; ++p) {
+    if (seen[p]) continue;
+    if (named < 8) missing += strprintf("%s%zu", named++ ? ", " : "", p);
+    ++absent;
+  }
+  if (absent == 0) return Status::Ok();
+  return Status(NEXAR_ERR_TIMEOUT, strprintf("rank%s %s%s did not publish an address within the timeout (%d of %zu missing)",
+                                             absent > 1 ? "s" : "", missing.c_str(), absent > named ? ", ..." : "", absent, n));
 }
 
 Status World::await_entry(int p, std::string* entry, p2p::Clock::time_point deadline) {

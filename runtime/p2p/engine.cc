@@ -190,10 +190,28 @@ Status Engine::post_recv(uint32_t ctx, int src, int tag, const RequestPtr& req) 
   if (src >= 0 && !lost_[static_cast<size_t>(src)].ok()) return lost_[static_cast<size_t>(src)];
   req->posted = true;
   c.posted.push_back(req);
-  transport::PeerLink* from = src >= 0 && src != rank_ ? links_[static_cast<size_t>(src)] : nullptr;
+  const std::vector<transport::PeerLink*> from = expect_links_locked(c, src);
   lock.unlock();
-  if (from) from->expect();  // a link that connects on first use connects now (outside mu_)
+  for (transport::PeerLink* l : from) l->expect();
   return Status::Ok();
+}
+
+std::vector<transport::PeerLink*> Engine::expect_links_locked(Context& c, int src) {
+  std::vector<transport::PeerLink*> out;
+  if (src >= 0) {
+    if (src != rank_ && links_[static_cast<size_t>(src)]) out.push_back(links_[static_cast<size_t>(src)]);
+    return out;
+  }
+  if (c.any_source_expected) return out;
+  c.any_source_expected = true;
+  auto add = [&](int r) {
+    if (r != rank_ && lost_[static_cast<size_t>(r)].ok() && links_[static_cast<size_t>(r)])
+      out.push_back(links_[static_cast<size_t>(r)]);
+  };
+  if (c.members.empty())
+    for (int r = 0; r < size_; ++r) add(r);
+  for (int r : c.members) add(r);
+  return out;
 }
 
 bool Engine::find_unexpected_locked(const Context& c, int src, int tag, Probed* out) const {
@@ -235,6 +253,12 @@ Status Engine::probe(uint32_t ctx, int src, int tag, Clock::time_point deadline,
     }
     return Status::Ok();
   };
+  std::vector<transport::PeerLink*> from;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    from = expect_links_locked(context_locked(ctx), src);
+  }
+  for (transport::PeerLink* l : from) l->expect();
   probers_.fetch_add(1, std::memory_order_acq_rel);
   Status st;
   bool found = false;

@@ -155,6 +155,9 @@ class Engine final : public transport::PlacementSink {
     uint64_t coll_aux = 0;
     AuxDescriber describe = nullptr;
     ArrivalListener* listener = nullptr;
+    // A receive or probe from NEXAR_ANY_SOURCE asked every member's link to connect
+    // (expect_links_locked): done once per context.
+    bool any_source_expected = false;
   };
   // A message was stored as unexpected on c.
   void note_unexpected_locked(const Context& c) {
@@ -170,6 +173,11 @@ class Engine final : public transport::PlacementSink {
   Context& context_locked(uint32_t ctx);
   RequestPtr match_posted_locked(Context& c, int src, int tag);
   Status post_recv(uint32_t ctx, int src, int tag, const RequestPtr& req);
+  // The links a receive or probe from src on c waits on, to be told expect() outside mu_
+  // (a link that connects on first use connects then, so that the peer's loss fails the
+  // wait): src's, or with NEXAR_ANY_SOURCE every member's, as any member may be the sender
+  // (once per context).
+  std::vector<transport::PeerLink*> expect_links_locked(Context& c, int src);
   bool find_unexpected_locked(const Context& c, int src, int tag, Probed* out) const;
   // Wakes threads waiting in probe() when a message is stored (a failed context or a lost
   // rank rings the waiter anyway).

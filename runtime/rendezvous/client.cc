@@ -8,6 +8,7 @@
 
 #include "core/fault.h"
 #include "core/log.h"
+#include "rendezvous/entries.h"
 #include "rendezvous/h3_client_app.h"
 #include "rendezvous/kv_store.h"
 #include "rendezvous/rendezvous.h"
@@ -109,6 +110,16 @@ class ClientImpl : public Client {
       if (st.ok() && res.http_status != 204 && res.http_status != 200) st = unexpected(address, r, res);
       done(st, std::string());
     });
+  }
+
+  Status gather(const std::string& prefix, size_t count, Entries* entries, milliseconds timeout) override {
+    Request r = wait_request(prefix, timeout);
+    r.op = Op::kGather;
+    r.count = static_cast<int64_t>(count);
+    HttpResult res;
+    NX_RETURN_IF_ERROR(call(r, timeout, &res));
+    if (res.http_status != 200) return unexpected(address_, r, res);
+    return decode_entries(res.body, entries).with_context(what(r));
   }
 
   Status add(const std::string& key, int64_t delta, int64_t* result, milliseconds timeout) override {

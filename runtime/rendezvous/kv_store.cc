@@ -2,7 +2,10 @@
 // Copyright 2026 The nexar authors
 #include "rendezvous/kv_store.h"
 
+#include "rendezvous/entries.h"
+
 #include <charconv>
+#include <iterator>
 #include <vector>
 
 namespace nexar::rendezvous {
@@ -22,8 +25,63 @@ bool parse_int64(const std::string& text, int64_t* out) {
 }
 
 void KvStore::set(const std::string& key, std::string value) {
-  values_[key] = std::move(value);
+  const bool added = values_.insert_or_assign(key, std::move(value)).second;
+  if (added) wake_gathers(key);
   wake(key);
+}
+
+void KvStore::erase(const std::string& key) {
+  if (!values_.erase(key)) return;
+  for (auto& [prefix, w] : by_prefix_)
+    if (key.compare(0, prefix.size(), prefix) == 0) --w.present;
+}
+
+std::map<std::string, std::string>::const_iterator KvStore::end_of(const std::string& prefix) const {
+  auto it = values_.lower_bound(prefix);
+  while (it != values_.end() && it->first.compare(0, prefix.size(), prefix) == 0) ++it;
+  return it;
+}
+
+size_t KvStore::count_prefix(const std::string& prefix) const {
+  return static_cast<size_t>(std::distance(values_.lower_bound(prefix), end_of(prefix)));
+}
+
+std::string KvStore::entries_under(const std::string& prefix) const {
+  return encode_entries(Entries(values_.lower_bound(prefix), end_of(prefix)));
+}
+
+KvStore::WaitId KvStore::gather(const std::string& prefix, size_t count, Clock::time_point deadline,
+                                WaitCallback cb) {
+  auto watch = by_prefix_.find(prefix);
+  const size_t present = watch != by_prefix_.end() ? watch->second.present : count_prefix(prefix);
+  if (present >= count) {
+    cb(true, entries_under(prefix));
+    return 0;
+  }
+  if (watch == by_prefix_.end()) watch = by_prefix_.emplace(prefix, PrefixWatch{present, {}}).first;
+  WaitId id = next_id_++;
+  waiters_.emplace(id, Waiter{prefix, deadline, std::move(cb), count, true});
+  watch->second.by_count.emplace(count, id);
+  by_deadline_.emplace(deadline, id);
+  return id;
+}
+
+void KvStore::wake_gathers(const std::string& key) {
+  std::vector<std::pair<std::string, WaitId>> due;
+  for (auto& [prefix, w] : by_prefix_) {
+    if (key.compare(0, prefix.size(), prefix) != 0) continue;
+    ++w.present;
+    for (auto it = w.by_count.begin(); it != w.by_count.end() && it->first <= w.present; ++it)
+      due.emplace_back(prefix, it->second);
+  }
+  // Detach first, then call (a callback may touch the store); one body per prefix.
+  std::vector<Waiter> taken;
+  for (auto& [prefix, id] : due) taken.push_back(take(id));
+  std::string body, body_prefix;
+  for (Waiter& w : taken) {
+    if (body.empty() || body_prefix != w.key) body = entries_under(w.key), body_prefix = w.key;
+    w.cb(true, body);
+  }
 }
 
 const std::string* KvStore::get(const std::string& key) const {
@@ -44,8 +102,9 @@ Status KvStore::add(const std::string& key, int64_t delta, int64_t* result) {
                   strprintf("add: %lld + %lld overflows key '%s'", static_cast<long long>(current),
                             static_cast<long long>(delta), key.c_str()));
   }
-  values_[key] = std::to_string(sum);
+  const bool added = values_.insert_or_assign(key, std::to_string(sum)).second;
   *result = sum;
+  if (added) wake_gathers(key);
   wake(key);
   return Status::Ok();
 }
@@ -66,7 +125,17 @@ KvStore::Waiter KvStore::take(WaitId id) {
   auto it = waiters_.find(id);
   Waiter w = std::move(it->second);
   waiters_.erase(it);
-  for (auto [b, e] = by_key_.equal_range(w.key); b != e; ++b) {
+  if (w.gather) {
+    auto watch = by_prefix_.find(w.key);
+    for (auto [b, e] = watch->second.by_count.equal_range(w.count); b != e; ++b) {
+      if (b->second == id) {
+        watch->second.by_count.erase(b);
+        break;
+      }
+    }
+    if (watch->second.by_count.empty()) by_prefix_.erase(watch);
+  }
+  for (auto [b, e] = by_key_.equal_range(w.key); !w.gather && b != e; ++b) {
     if (b->second == id) {
       by_key_.erase(b);
       break;
@@ -105,7 +174,7 @@ size_t KvStore::expire(Clock::time_point now) {
   }
   std::vector<Waiter> due;
   for (WaitId id : ids) due.push_back(take(id));
-  for (Waiter& w : due) w.cb(false, std::string());
+  for (Waiter& w : due) w.cb(false, w.gather ? entries_under(w.key) : std::string());
   return due.size();
 }
 

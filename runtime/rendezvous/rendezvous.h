@@ -8,6 +8,8 @@
 //   GET  /kv/<key>                                     -> 200 value | 404
 //   GET  /kv/<key>?wait=<ms>  waits up to ms for the key -> 200 value | 404 after ms
 //   POST /add/<key>           body = decimal delta      -> 200 new value (decimal); absent key is 0
+//   GET  /all/<prefix>?count=<n>&wait=<ms>               -> 200 every key under prefix with
+//                             its value (entries.h), once n keys are there or ms passed
 //   GET  /status                                       -> 200 application/json job status
 // Keys are [A-Za-z0-9._/-]{1,256}; values at most 1 MiB; anything else is 400 with a
 // one-line text/plain body naming what was wrong (bad key, method, path, query, number).
@@ -19,6 +21,7 @@
 #include <string>
 
 #include "core/status.h"
+#include "rendezvous/entries.h"
 #include "transport/quic/endpoint.h"
 
 namespace nexar::rendezvous {
@@ -60,6 +63,10 @@ class Client {
   // Waits until key exists: NEXAR_ERR_TIMEOUT if it does not appear in time. A long poll:
   // the server holds the request, nothing spins.
   virtual Status wait(const std::string& key, std::string* value, std::chrono::milliseconds timeout) = 0;
+  // Every key starting with prefix, with its value, once at least count exist (one long
+  // poll, one answer: entries.h). After timeout: ok with the entries present then, fewer
+  // than count; the caller names what is missing.
+  virtual Status gather(const std::string& prefix, size_t count, Entries* entries, std::chrono::milliseconds timeout) = 0;
   virtual Status add(const std::string& key, int64_t delta, int64_t* result, std::chrono::milliseconds timeout) = 0;
   virtual Status status(std::string* json, std::chrono::milliseconds timeout) = 0;
 

@@ -10,6 +10,7 @@ namespace {
 constexpr std::string_view kKvPrefix = "/kv/";
 constexpr std::string_view kAddPrefix = "/add/";
 constexpr std::string_view kStatusPath = "/status";
+constexpr std::string_view kAllPrefix = "/all/";
 
 bool key_char(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
@@ -43,6 +44,28 @@ Status parse_wait_query(std::string_view query, std::chrono::milliseconds* out) 
   }
   *out = std::chrono::milliseconds(ms);
   return Status::Ok();
+}
+
+// GET /all/<prefix>?count=<n>&wait=<ms>
+Status parse_gather(std::string_view method, std::string_view rest, std::string_view body, Request* out) {
+  if (method != "GET") return invalid("method " + printable(method) + " not allowed on /all/ (GET)");
+  if (!body.empty()) return invalid("GET /all/ takes no body");
+  const size_t q = rest.find('?');
+  const std::string_view prefix = rest.substr(0, q);
+  std::string why;
+  if (!valid_key(prefix, &why)) return invalid(why);
+  out->key = std::string(prefix);
+  constexpr std::string_view kCount = "count=";
+  const std::string_view query = q == std::string_view::npos ? std::string_view() : rest.substr(q + 1);
+  const size_t amp = query.find('&');
+  if (query.substr(0, kCount.size()) != kCount || amp == std::string_view::npos)
+    return invalid("/all/ takes the query count=<n>&wait=<ms>, not '" + printable(query) + "'");
+  const std::string digits(query.substr(kCount.size(), amp - kCount.size()));
+  if (digits.empty() || digits[0] == '+' || digits[0] == '-' || !parse_int64(digits, &out->count) ||
+      out->count > (1 << 24))
+    return invalid("count=" + printable(digits) + " is not a number of keys (0 to 16777216)");
+  out->op = Op::kGather;
+  return parse_wait_query(query.substr(amp + 1), &out->wait);
 }
 
 Status parse_kv(std::string_view method, std::string_view rest, std::string_view body,
@@ -131,12 +154,13 @@ Status parse_request(std::string_view method, std::string_view path, std::string
   if (path.substr(0, kAddPrefix.size()) == kAddPrefix) {
     return parse_add(method, path.substr(kAddPrefix.size()), body, body_overflow, out);
   }
+  if (path.substr(0, kAllPrefix.size()) == kAllPrefix) return parse_gather(method, path.substr(kAllPrefix.size()), body, out);
   if (path == kStatusPath) {
     if (method != "GET") return invalid("method " + printable(method) + " not allowed on /status (GET)");
     out->op = Op::kStatus;
     return Status::Ok();
   }
-  return invalid("unknown path '" + printable(path) + "' (/kv/<key>, /add/<key> or /status)");
+  return invalid("unknown path '" + printable(path) + "' (/kv/<key>, /add/<key>, /all/<prefix> or /status)");
 }
 
 RequestLine request_line(const Request& r) {
@@ -147,6 +171,9 @@ RequestLine request_line(const Request& r) {
       return {"GET", std::string(kKvPrefix) + r.key + "?wait=" + std::to_string(r.wait.count())};
     case Op::kAdd: return {"POST", std::string(kAddPrefix) + r.key};
     case Op::kStatus: return {"GET", std::string(kStatusPath)};
+    case Op::kGather:
+      return {"GET", std::string(kAllPrefix) + r.key + "?count=" + std::to_string(r.count) +
+                         "&wait=" + std::to_string(r.wait.count())};
   }
   return {"GET", std::string(kStatusPath)};
 }
@@ -158,6 +185,7 @@ const char* op_name(Op op) {
     case Op::kWait: return "wait";
     case Op::kAdd: return "add";
     case Op::kStatus: return "status";
+    case Op::kGather: return "gather";
   }
   return "?";
 }

@@ -19,14 +19,15 @@ inline constexpr size_t kMaxValueSize = 1u << 20;
 inline constexpr size_t kMaxDeltaLength = 32;
 inline constexpr int64_t kMaxWaitMs = 24ll * 3600 * 1000;
 
-enum class Op { kSet, kGet, kWait, kAdd, kStatus };
+enum class Op { kSet, kGet, kWait, kAdd, kStatus, kGather };
 
 struct Request {
   Op op = Op::kGet;
   std::string key;
   std::string value;                  // kSet
   int64_t delta = 0;                  // kAdd
-  std::chrono::milliseconds wait{0};  // kWait
+  std::chrono::milliseconds wait{0};  // kWait, kGather
+  int64_t count = 0;                  // kGather: keys under the prefix (key) to wait for
 };
 
 struct Response {

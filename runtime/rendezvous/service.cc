@@ -40,6 +40,14 @@ KvStore::WaitId Service::handle(const Request& r, Respond respond) {
         respond(found ? text(200, value) : not_found(key));
       });
     }
+    case Op::kGather: {
+      const Clock::time_point deadline = Clock::now() + r.wait;
+      // Answered with what is there, whether the count was reached or the deadline passed.
+      KvStore::WaitId id = store_.gather(r.key, static_cast<size_t>(r.count), deadline,
+                                         [respond](bool, const std::string& entries) { respond(text(200, entries)); });
+      if (id != 0 && arm_timer_) arm_timer_(deadline);
+      return id;
+    }
     case Op::kAdd: {
       int64_t result = 0;
       Status st = store_.add(r.key, r.delta, &result);

@@ -84,6 +84,27 @@ TEST_CASE("e2e: a wait is released by a later set from another client") {
   CHECK(ms_since(t0) < 2000);
 }
 
+TEST_CASE("e2e: a gather is answered once its count of keys is set, or with fewer at its timeout") {
+  RdvFixture rdv;
+  auto a = rdv.client(0);
+  auto b = rdv.client(1);
+  REQUIRE_OK(a->client->set("t/addr/0", "zero", 5s));
+  rendezvous::Entries got;
+  Status gst;
+  std::thread waiter([&] { gst = b->client->gather("t/addr/", 3, &got, 20s); });
+  std::this_thread::sleep_for(100ms);
+  REQUIRE_OK(a->client->set("t/addr/1", "one", 5s));
+  REQUIRE_OK(a->client->set("t/addr/2", "two", 5s));
+  waiter.join();
+  REQUIRE_OK(gst);
+  CHECK(got == rendezvous::Entries{{"t/addr/0", "zero"}, {"t/addr/1", "one"}, {"t/addr/2", "two"}});
+  const auto t0 = Clock::now();
+  REQUIRE_OK(b->client->gather("t/addr/", 4, &got, 300ms));
+  CHECK(got.size() == 3);
+  CHECK(ms_since(t0) < 10000);
+  CHECK(b->client->gather("bad prefix", 1, &got, 1s).code() == NEXAR_ERR_INVALID_ARGUMENT);
+}
+
 TEST_CASE("e2e: a wait times out with NEXAR_ERR_TIMEOUT and leaves no waiter behind") {
   RdvFixture rdv;  // no status callback: /status is the service's counters
   auto c = rdv.client(0);

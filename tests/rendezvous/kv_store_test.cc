@@ -5,8 +5,12 @@
 
 #include <vector>
 
+#include "rendezvous/entries.h"
 #include "rendezvous/kv_store.h"
 
+using nexar::rendezvous::decode_entries;
+using nexar::rendezvous::encode_entries;
+using nexar::rendezvous::Entries;
 using nexar::rendezvous::KvStore;
 using nexar::rendezvous::parse_int64;
 using namespace std::chrono_literals;
@@ -143,6 +147,74 @@ TEST_CASE("kv: a callback may change the store while waiters are released") {
   REQUIRE(seen.size() == 2);
   CHECK(seen[0] == "first");
   CHECK(seen[1] == "changed");
+}
+
+namespace {
+Entries decoded(const std::string& body) {
+  Entries e;
+  REQUIRE(decode_entries(body, &e).ok());
+  return e;
+}
+}  // namespace
+
+TEST_CASE("kv: a gather waits for its count of keys under the prefix, then gets them all") {
+  KvStore s;
+  auto far = KvStore::Clock::now() + 1h;
+  s.set("addr/0", "a0");
+  s.set("addrx", "not under the prefix");
+  Outcome three, two, other;
+  REQUIRE(s.gather("addr/", 3, far, record(&three)) != 0);
+  CHECK(s.gather("addr/", 1, far, record(&other)) == 0);  // already there: at once
+  CHECK(other.found);
+  CHECK(decoded(other.value) == Entries{{"addr/0", "a0"}});
+  REQUIRE(s.gather("addr/", 2, far, record(&two)) != 0);
+  s.set("addr/0", "a0 again");  // not a new key: counts once
+  CHECK(two.calls == 0);
+  s.set("addr/10", std::string("x\n\0y", 4));
+  CHECK(two.calls == 1);
+  CHECK(two.found);
+  CHECK(three.calls == 0);
+  int64_t r = 0;
+  REQUIRE(s.add("addr/2", 1, &r).ok());  // add makes a key too
+  REQUIRE(three.calls == 1);
+  CHECK(decoded(three.value) == Entries{{"addr/0", "a0 again"}, {"addr/10", std::string("x\n\0y", 4)}, {"addr/2", "1"}});
+  CHECK(s.waiter_count() == 0);
+}
+
+TEST_CASE("kv: a gather that expires gets what is there; erase and cancel keep the count right") {
+  KvStore s;
+  auto t0 = KvStore::Clock::now();
+  s.set("g/a", "1");
+  Outcome late, cancelled;
+  REQUIRE(s.gather("g/", 3, t0 + 10ms, record(&late)) != 0);
+  KvStore::WaitId id = s.gather("g/", 3, t0 + 1h, record(&cancelled));
+  s.set("g/b", "2");
+  s.erase("g/b");
+  s.erase("g/never");
+  CHECK(s.expire(t0 + 10ms) == 1);
+  REQUIRE(late.calls == 1);
+  CHECK_FALSE(late.found);
+  CHECK(decoded(late.value) == Entries{{"g/a", "1"}});
+  s.set("g/c", "3");  // two keys: one short of the cancelled gather's three
+  CHECK(cancelled.calls == 0);
+  s.cancel(id);
+  s.set("g/d", "4");
+  CHECK(cancelled.calls == 0);
+  CHECK(s.waiter_count() == 0);
+}
+
+TEST_CASE("kv: gathered entries round-trip; malformed bodies are named") {
+  Entries in{{"k/1", ""}, {"k/2", std::string("\0 \n", 3)}, {"k/3", "v"}};
+  CHECK(decoded(encode_entries(in)) == in);
+  CHECK(decoded("").empty());
+  Entries out;
+  for (const char* bad : {"k 1\nv", "k 5\nv\n", "k x\nv\n", "k\nv\n", "k 1\nvX", "bad key 1\nv\n", "k -1\n\n",
+                          "k 1v\n"}) {
+    INFO(bad);
+    nexar::Status st = decode_entries(bad, &out);
+    CHECK(st.code() == NEXAR_ERR_PROTOCOL);
+    CHECK(st.message().find("offset") != std::string::npos);
+  }
 }
 
 TEST_CASE("kv: parse_int64 accepts only whole decimal int64 text") {

@@ -15,7 +15,7 @@ nexar::Status parse(const char* method, const std::string& path, const std::stri
 }
 }  // namespace
 
-TEST_CASE("request: the five resources parse") {
+TEST_CASE("request: the six resources parse") {
   Request r;
   REQUIRE(parse("PUT", "/kv/job/rank.0_addr-x", "v", &r).ok());
   CHECK(r.op == Op::kSet);
@@ -35,6 +35,24 @@ TEST_CASE("request: the five resources parse") {
   CHECK(r.op == Op::kStatus);
   REQUIRE(parse("PUT", "/kv/e", "", &r).ok());
   CHECK(r.value.empty());
+  REQUIRE(parse("GET", "/all/g1/addr/?count=64&wait=900", "", &r).ok());
+  CHECK(r.op == Op::kGather);
+  CHECK(r.key == "g1/addr/");
+  CHECK(r.count == 64);
+  CHECK(r.wait.count() == 900);
+}
+
+TEST_CASE("request: a gather needs GET, a valid prefix, count then wait") {
+  for (const char* bad : {"/all/p", "/all/p?wait=5", "/all/p?count=5", "/all/p?wait=5&count=5", "/all/p?count=-1&wait=5",
+                          "/all/p?count=x&wait=5", "/all/p?count=&wait=5", "/all/p?count=99999999&wait=5",
+                          "/all/p?count=1&wait=x", "/all/?count=1&wait=5", "/all/a b?count=1&wait=5"}) {
+    INFO(bad);
+    nexar::Status st = parse("GET", bad);
+    CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
+    CHECK(st.message().find('\n') == std::string::npos);
+  }
+  CHECK(parse("PUT", "/all/p?count=1&wait=5", "x").message().find("PUT") != std::string::npos);
+  CHECK(parse("GET", "/all/p?count=1&wait=5", "x").code() == NEXAR_ERR_INVALID_ARGUMENT);
 }
 
 TEST_CASE("request: keys are checked for charset and length") {
@@ -99,13 +117,14 @@ TEST_CASE("request: bad_request is one line and echoes no control bytes") {
 }
 
 TEST_CASE("request: request_line round-trips through parse_request") {
-  for (Op op : {Op::kSet, Op::kGet, Op::kWait, Op::kAdd, Op::kStatus}) {
+  for (Op op : {Op::kSet, Op::kGet, Op::kWait, Op::kAdd, Op::kStatus, Op::kGather}) {
     Request in;
     in.op = op;
     in.key = op == Op::kStatus ? "" : "some/key-1";
     in.value = op == Op::kSet ? "val" : "";
     in.delta = 17;
     in.wait = std::chrono::milliseconds(250);
+    in.count = 12;
     RequestLine line = request_line(in);
     std::string body = op == Op::kSet ? in.value : op == Op::kAdd ? "17" : "";
     Request out;
@@ -113,7 +132,8 @@ TEST_CASE("request: request_line round-trips through parse_request") {
     REQUIRE(parse_request(line.method, line.path, body, false, &out).ok());
     CHECK(out.op == op);
     CHECK(out.key == in.key);
-    if (op == Op::kWait) CHECK(out.wait == in.wait);
+    if (op == Op::kWait || op == Op::kGather) CHECK(out.wait == in.wait);
+    if (op == Op::kGather) CHECK(out.count == 12);
     if (op == Op::kAdd) CHECK(out.delta == 17);
     if (op == Op::kSet) CHECK(out.value == "val");
   }
