@@ -86,15 +86,23 @@ Status check_vector_counts(CollContext& ctx, const CollArgs& a) {
   // counts too and reports the same pair), in rank order; the first disagreement is the
   // result. Every message is still waited for after one: the receives write into this
   // frame (every peer posted all of its sends before waiting, so none is missing).
-  Status first = Status::Ok();
+  // The other rank of a disagreeing pair may finish first and abort the communicator while
+  // this rank still waits on a third one: an abort ends every wait at once, and the pairs
+  // already through are still judged, so this rank reports the mismatch, not the abort.
+  Status first = Status::Ok(), aborted = Status::Ok();
   for (int j = 0; j < p; ++j) {
     if (!exchanges_with(a, r, j)) continue;
     const size_t uj = static_cast<size_t>(j);
-    NX_RETURN_IF_ERROR(ctx.wait(&recvs[uj]));
-    NX_RETURN_IF_ERROR(ctx.wait(&sends[uj]));
+    Status st = ctx.wait(&recvs[uj]);
+    if (st.ok()) st = ctx.wait(&sends[uj]);
+    if (st.code() == NEXAR_ERR_ABORTED) {
+      if (aborted.ok()) aborted = st;
+      continue;
+    }
+    NX_RETURN_IF_ERROR(st);
     if (first.ok()) first = check_pair_counts(a, j, in[uj].send, out[uj].recv, r, out[uj].send, in[uj].recv);
   }
-  return first;
+  return first.ok() ? aborted : first;
 }
 
 }  // namespace nexar::coll
