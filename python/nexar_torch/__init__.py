@@ -14,6 +14,7 @@ through torch's store. Groups of some of the ranks are split from the world's co
 join by a unique id too; later groups of the whole world duplicate the world's
 communicator (docs/torch.md).
 """
+import atexit
 import functools
 import os
 from datetime import timedelta
@@ -22,6 +23,9 @@ import torch.distributed as _dist
 from torch.distributed import distributed_c10d as _c10d
 
 from . import _C  # noqa: F401  (loads libnexar and the process group)
+
+# Completion threads stop before the interpreter finalizes (work.h, Completer::stop_all).
+atexit.register(_C._stop_completers)
 
 __all__ = ["BACKEND"]
 

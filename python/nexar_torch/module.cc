@@ -76,5 +76,9 @@ PYBIND11_MODULE(_C, m) {
   m.def("_dup_world", &dup_world, py::arg("timeout"), "A group over a duplicate of the world (nexar_comm_dup).");
   m.def("_split_world", &split_world, py::arg("member"), py::arg("key"), py::arg("timeout"),
         "Called by every rank: the group of the world's members, ordered by key (nexar_comm_split), or None.");
+  m.def("_stop_completers", [] {
+    py::gil_scoped_release unlocked;  // the jobs may need the GIL to drop tensors
+    nexar_torch::Completer::stop_all();
+  }, "Runs every queued completion to its end and stops the threads (at interpreter exit).");
   m.def("_origin", &origin, py::arg("group"), "How a nexar group's communicator was made.");
 }

@@ -111,7 +111,7 @@ ProcessGroupNexar::ProcessGroupNexar(std::shared_ptr<Comm> comm, std::chrono::mi
             return s;
           }()),
       comm_(std::move(comm)),
-      completer_(std::make_shared<Completer>()),
+      completer_(Completer::make()),
       origin_(origin) {
   if (timeout.count() > 0) (void)nexar_comm_set_timeout(comm_->get(), static_cast<double>(timeout.count()) / 1e3);
 }

@@ -7,6 +7,8 @@
 
 #include <ATen/core/jit_type.h>
 
+#include <algorithm>
+
 namespace nexar_torch {
 
 std::string InFlight::wait_all(const char *what) {
@@ -22,6 +24,31 @@ std::string InFlight::wait_all(const char *what) {
   requests.clear();
   if (start_rc != NEXAR_SUCCESS) error = start_error;
   return error;
+}
+
+namespace {
+std::mutex g_completers_mu;
+std::vector<std::weak_ptr<Completer>> g_completers;
+}  // namespace
+
+std::shared_ptr<Completer> Completer::make() {
+  auto c = std::make_shared<Completer>();
+  std::lock_guard<std::mutex> lock(g_completers_mu);
+  g_completers.erase(std::remove_if(g_completers.begin(), g_completers.end(),
+                                    [](const std::weak_ptr<Completer> &w) { return w.expired(); }),
+                     g_completers.end());
+  g_completers.push_back(c);
+  return c;
+}
+
+void Completer::stop_all() {
+  std::vector<std::shared_ptr<Completer>> live;
+  {
+    std::lock_guard<std::mutex> lock(g_completers_mu);
+    for (const auto &w : g_completers)
+      if (auto c = w.lock()) live.push_back(std::move(c));
+  }
+  for (const auto &c : live) c->stop();
 }
 
 Completer::~Completer() { stop(); }

@@ -48,6 +48,12 @@ struct InFlight {
 // One thread per process group completing queued jobs in order.
 class Completer {
  public:
+  // A completer known to stop_all().
+  static std::shared_ptr<Completer> make();
+  // Stops every live completer (their jobs run to the end). Called at interpreter exit,
+  // before finalization: a job dropping the last reference to a tensor takes the GIL, and a
+  // thread that asks for it during finalization is ended mid-destructor (std::terminate).
+  static void stop_all();
   Completer() = default;
   ~Completer();
   Completer(const Completer &) = delete;
