@@ -29,15 +29,16 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/nexarConfigVersion.cmake 
 install(FILES ${PROJECT_BINARY_DIR}/nexarConfig.cmake ${PROJECT_BINARY_DIR}/nexarConfigVersion.cmake
   DESTINATION ${nexar_cmake_dir} COMPONENT dev)
 
-# pkg-config: paths relative to the .pc file (a moved prefix works); programs built
-# outside the system prefix get a RUNPATH to libnexar.
+# pkg-config: paths relative to the .pc file (a moved prefix works). Whether consumers get a
+# RUNPATH depends on the prefix installed to, so cmake/NexarPcInstall.cmake writes the file
+# at install time; here only the prefix-independent parts are filled in.
 file(RELATIVE_PATH nexar_pc_to_prefix ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
-set(nexar_pc_rpath "")
-if(NOT CMAKE_INSTALL_PREFIX STREQUAL "/usr")
-  set(nexar_pc_rpath "-Wl,-rpath,\${libdir} ")
-endif()
-configure_file(cmake/nexar.pc.in ${PROJECT_BINARY_DIR}/nexar.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/nexar.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
+set(nexar_pc_rpath "@nexar_pc_rpath@")
+configure_file(cmake/nexar.pc.in ${PROJECT_BINARY_DIR}/nexar.pc.template @ONLY)
+install(CODE "set(NEXAR_PC_TEMPLATE \"${PROJECT_BINARY_DIR}/nexar.pc.template\")
+  set(NEXAR_PC_WORK \"${PROJECT_BINARY_DIR}/pc-install\")
+  set(NEXAR_PC_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")" COMPONENT dev)
+install(SCRIPT cmake/NexarPcInstall.cmake COMPONENT dev)
 
 # cpack -G DEB (configure with -DCMAKE_INSTALL_PREFIX=/usr: the library then goes to
 # /usr/lib/<multiarch>, the Python package to /usr/lib/python3/dist-packages): libnexar0

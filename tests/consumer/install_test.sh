@@ -25,6 +25,13 @@ fi
 cmake -S "$src/tests/consumer/app" -B "$tmp/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" > "$tmp/consumer.log"
 cmake --build "$tmp/cmake-build" > "$tmp/consumer-build.log"
 pc_flags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs nexar)
+case $pc_flags in *-rpath*) ;; *) echo "nexar.pc under $prefix gives no RUNPATH: $pc_flags" >&2; exit 1 ;; esac
+# nexar.pc is written for the prefix installed to, not the configured one: staged for /usr
+# (as a package build does) it gives no RUNPATH, whatever this build was configured with.
+DESTDIR=$tmp/staged cmake --install "$build" --prefix /usr --component dev > "$tmp/staged.log"
+staged_pc=$(find "$tmp/staged/usr" -name nexar.pc)
+[ -n "$staged_pc" ] || { echo "no nexar.pc staged for /usr" >&2; exit 1; }
+! grep -q -- -rpath "$staged_pc" || { echo "nexar.pc for /usr names a RUNPATH: $(grep Libs "$staged_pc")" >&2; exit 1; }
 cc -o "$tmp/consumer-pc" "$src/tests/consumer/app/consumer.c" $pc_flags
 run() {  # run NEXRUN PROGRAM: expect the sum of 1..2
   local out
