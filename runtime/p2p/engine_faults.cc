@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
+// Engine: failures. Lost peers, aborted and revoked contexts, collectives that disagree
+// across ranks, and the fault-tolerance control channel.
+#include <algorithm>
+#include <vector>
+
+#include "core/log.h"
+#include "p2p/engine.h"
+#include "p2p/engine_detail.h"
+
+namespace nexar::p2p {
+
+using transport::MsgHeader;
+
+namespace {
+
+// A control message in flight: owns its bytes, frees itself once the link is done.
+class ControlSend final : public transport::SendOp {
+ public:
+  ControlSend(const void* data, size_t bytes)
+      : bytes_(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + bytes) {
+    hdr = MsgHeader{kControlContext, 0, bytes, 0};
+    this->data = bytes_.data();
+  }
+  void complete(const Status&) override { delete this; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+}  // namespace
+
+void Engine::fail_posted_locked(Context& c, const Status& why, int only_src) {
+  for (auto it = c.posted.begin(); it != c.posted.end();) {
+    if (only_src < 0 || (*it)->src_filter == only_src || (*it)->src_filter == NEXAR_ANY_SOURCE) {
+      (*it)->posted = false;
+      (*it)->complete(why);
+      it = c.posted.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void Engine::on_peer_lost(int src, const Status& why) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!lost_[static_cast<size_t>(src)].ok()) return;
+    note_lost_locked(src, why);
+  }
+  if (ControlHandler* h = control_.load(std::memory_order_acquire)) h->on_lost(src);
+}
+
+void Engine::note_lost_locked(int src, const Status& why) {
+  lost_[static_cast<size_t>(src)] = why;
+  NX_WARN(P2P, "rank %d lost: %s", src, why.to_string().c_str());
+  // A thread asleep in a wait that no request stands for (a shared-slot collective)
+  // re-checks its peers now.
+  abort_epoch_.fetch_add(1, std::memory_order_acq_rel);
+  waiter_.ring();
+  for (auto& [id, c] : contexts_) {
+    bool member = c.members.empty() || std::find(c.members.begin(), c.members.end(), src) != c.members.end();
+    if (!member) continue;
+    fail_posted_locked(c, why, src);
+    // Messages from src still arriving can never complete.
+    for (auto it = c.unexpected.begin(); it != c.unexpected.end();) {
+      UnexpectedMsg* m = *it;
+      if (m->src == src && !m->complete()) {
+        if (m->inflight) m->inflight->um = nullptr, m->inflight->discard = true;
+        store_.release(m);
+        delete m;
+        it = c.unexpected.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  bind_gen_.fetch_add(1, std::memory_order_release);
+}
+
+void Engine::on_remote_abort(int src, uint32_t ctx, const Status& why) {
+  Status s(why.code(), strprintf("rank %d reported: %s", src, why.message().c_str()));
+  // A revocation is passed on once by every member that hears it, so it reaches all of
+  // them even when the revoking rank dies while telling them.
+  abort_context(ctx, s, why.code() == NEXAR_ERR_REVOKED);
+}
+
+void Engine::abort_context(uint32_t ctx, const Status& why, bool tell_peers) {
+  std::vector<transport::PeerLink*> targets;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    abort_context_locked(context_locked(ctx), why, tell_peers, &targets);
+  }
+  for (auto* l : targets) l->send_abort(ctx, why);
+}
+
+void Engine::abort_context_locked(Context& c, const Status& why, bool tell_peers,
+                                  std::vector<transport::PeerLink*>* targets) {
+  // A revocation overrides an earlier failure: later calls report NEXAR_ERR_REVOKED.
+  if (!c.failed.ok() && (c.failed.code() == NEXAR_ERR_REVOKED || why.code() != NEXAR_ERR_REVOKED)) return;
+  c.failed = why;
+  abort_epoch_.fetch_add(1, std::memory_order_acq_rel);
+  fail_posted_locked(c, why, -1);
+  waiter_.ring();  // also wakes a thread in a shared-slot wait on ctx or in probe()
+  if (tell_peers)
+    for (int m : c.members)
+      if (m != rank_ && lost_[static_cast<size_t>(m)].ok() && links_[static_cast<size_t>(m)])
+        targets->push_back(links_[static_cast<size_t>(m)]);
+}
+
+Status Engine::check_collective_locked(const Context& c, int src, const MsgHeader& hdr) const {
+  if (!c.coll_active || !c.failed.ok()) return Status::Ok();
+  if (static_cast<uint32_t>(hdr.tag) >> kCollSeqShift != c.coll_seq || hdr.aux == c.coll_aux) return Status::Ok();
+  return Status(NEXAR_ERR_MISMATCH, c.describe ? c.describe(c.coll_aux, hdr.aux, src, rank_)
+                                               : strprintf("rank %d runs another collective", src));
+}
+
+void Engine::set_collective(uint32_t ctx, uint32_t seq, uint64_t aux, AuxDescriber describe) {
+  std::vector<transport::PeerLink*> targets;
+  Status bad;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Context& c = context_locked(ctx);
+    c.coll_active = true;
+    c.coll_seq = seq;
+    c.coll_aux = aux;
+    c.describe = describe;
+    for (UnexpectedMsg* m : c.unexpected) {
+      bad = check_collective_locked(c, m->src, m->hdr);
+      if (!bad.ok()) {
+        abort_context_locked(c, bad, true, &targets);
+        break;
+      }
+    }
+  }
+  for (auto* l : targets) l->send_abort(ctx, bad);
+}
+
+Status Engine::context_status(uint32_t ctx) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return context_locked(ctx).failed;
+}
+
+void Engine::set_control_handler(ControlHandler* h) { control_.store(h, std::memory_order_release); }
+
+void Engine::send_control(int dst, const void* data, size_t bytes) {
+  transport::PeerLink* link;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!lost_[static_cast<size_t>(dst)].ok()) return;
+    link = links_[static_cast<size_t>(dst)];
+  }
+  if (link) link->send(new ControlSend(data, bytes));
+}
+
+bool Engine::is_lost(int r) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return !lost_[static_cast<size_t>(r)].ok();
+}
+
+}  // namespace nexar::p2p
