@@ -39,12 +39,17 @@ std::vector<std::string> rank_environment(const std::vector<std::string>& base, 
       {"TORCHELASTIC_RESTART_COUNT", std::to_string(job.restart_count)},
   };
   std::vector<std::string> env;
-  env.reserve(base.size() + vars.size());
+  env.reserve(base.size() + vars.size() + 1);
+  bool omp_set = false;
   for (const std::string& kv : base) {
     const std::string name = kv.substr(0, kv.find('='));
     if (!vars.count(name)) env.push_back(kv);
+    omp_set = omp_set || name == kOmpThreads;
   }
   for (const auto& [name, value] : vars) env.push_back(name + "=" + value);
+  // As torchrun does: each OpenMP runtime (torch, OpenBLAS) otherwise starts a thread per
+  // CPU in every rank, ls times too many for the host's cores. A value the user set stays.
+  if (!omp_set && ls != "1") env.push_back(std::string(kOmpThreads) + "=1");
   return env;
 }
 

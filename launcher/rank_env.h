@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // The environment each rank gets: the launcher's own environment plus the job variables
-// of API.md (NEXAR_* and torchrun's names), which replace any inherited value.
+// of API.md (NEXAR_* and torchrun's names), which replace any inherited value, and, like
+// torchrun, OMP_NUM_THREADS=1 where a host runs several ranks (an inherited value wins).
 #pragma once
 
 #include <string>
@@ -22,6 +23,10 @@ struct JobEnvironment {
   std::string master_addr = "127.0.0.1";  // rank 0's host
   int restart_count = 0;                  // the attempt (--max-restarts); 0 at first
 };
+
+// The OpenMP thread count a rank gets (1) when its host runs more than one rank of the job
+// and base does not set it.
+inline constexpr const char* kOmpThreads = "OMP_NUM_THREADS";
 
 // "NAME=value" strings for rank `rank`, base first (minus the names set here).
 std::vector<std::string> rank_environment(const std::vector<std::string>& base, const JobEnvironment& job,

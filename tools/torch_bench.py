@@ -7,7 +7,9 @@ in one run of one program (the default group is nexar's, a second group gloo's).
 
 Prints per size the median time of one all_reduce (float32, SUM; a rep runs several
 back to back) and the bus bandwidth 2(n-1)/n * bytes / time, then the median DDP step of
-examples/ddp_train.py's model. Rank 0 prints a Markdown table.
+examples/ddp_train.py's model. Rank 0 prints a Markdown table, then the step's compute
+without any gradient exchange: the model alone, and DDP with a comm hook that returns the
+gradients as they are (what DDP itself costs).
 """
 import argparse
 import datetime
@@ -43,9 +45,20 @@ def time_allreduce(group, nbytes, reps):
     return statistics.median(samples)
 
 
-def time_ddp_step(group, steps):
+def unreduced(_state, bucket):
+    """A DDP comm hook exchanging nothing: the bucket's own gradients."""
+    fut = torch.futures.Future()
+    fut.set_result(bucket.buffer())
+    return fut
+
+
+def time_ddp_step(group, steps, wrap="ddp"):
+    """The median training step: wrap "ddp" (DDP over group), "no-op hook" (DDP whose comm
+    hook exchanges nothing) or "none" (the model alone)."""
     torch.manual_seed(0)
-    model = DDP(make_model(), process_group=group)
+    model = make_model() if wrap == "none" else DDP(make_model(), process_group=group)
+    if wrap == "no-op hook":
+        model.register_comm_hook(None, unreduced)
     opt = torch.optim.SGD(model.parameters(), lr=1e-3)
     gen = torch.Generator().manual_seed(dist.get_rank())
     w_true = torch.randn(64, 16, generator=torch.Generator().manual_seed(1))
@@ -84,6 +97,7 @@ def main():
         rows.append((f"all_reduce {nbytes} B" if nbytes < 1024 else f"all_reduce {nbytes >> 10} KiB", nbytes, times))
     times = {name: agreed(time_ddp_step(g, args.ddp_steps)) for name, g in groups.items()}
     rows.append(("DDP step", 0, times))
+    compute = {wrap: agreed(time_ddp_step(dist.group.WORLD, args.ddp_steps, wrap)) for wrap in ("none", "no-op hook")}
     if dist.get_rank() == 0:
         print(f"np {n}, torch {torch.__version__}, median of {args.reps} reps")
         print("| np | operation | nexar | gloo | nexar busbw | gloo busbw | busbw ratio (time ratio) |")
@@ -97,6 +111,9 @@ def main():
             else:
                 print(f"| {n} | {label} | {t['nexar'] * 1e3:.2f} ms | {t['gloo'] * 1e3:.2f} ms | | | "
                       f"{t['nexar'] / t['gloo']:.2f} of gloo's time |")
+        print(f"step without gradient exchange: the model alone {compute['none'] * 1e3:.2f} ms, "
+              f"DDP with a no-op comm hook {compute['no-op hook'] * 1e3:.2f} ms "
+              f"(torch threads {torch.get_num_threads()})")
         sys.stdout.flush()
     dist.destroy_process_group()
 

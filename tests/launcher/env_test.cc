@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <catch.hpp>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -72,6 +73,8 @@ TEST_CASE("every rank gets the job environment of API.md", "[launcher]") {
     CHECK(e["MASTER_PORT"] == port);
     CHECK(e["NEXAR_RESTART_COUNT"] == "0");  // the first process of every rank
     CHECK(e["TORCHELASTIC_RESTART_COUNT"] == "0");
+    // Four ranks on this host: 1 unless the test's own environment sets it (torchrun's rule).
+    CHECK(e["OMP_NUM_THREADS"] == (std::getenv("OMP_NUM_THREADS") ? std::getenv("OMP_NUM_THREADS") : "1"));
 
     // The credential: rank-<r>.pem, mode 0600, ours, in a 0700 directory under TMPDIR.
     const std::string cred = e["NEXAR_CREDENTIALS"];
