@@ -75,6 +75,14 @@ def time_ddp_step(group, steps, wrap="ddp"):
     return statistics.median(samples)
 
 
+def size_label(nbytes):
+    """4 B, 64 KiB, 1 MiB: the largest binary unit that divides nbytes."""
+    for shift, unit in ((20, "MiB"), (10, "KiB")):
+        if nbytes >= 1 << shift and nbytes % (1 << shift) == 0:
+            return f"{nbytes >> shift} {unit}"
+    return f"{nbytes} B"
+
+
 def agreed(value):
     """The largest of the ranks' values (the slowest rank sets a collective's time)."""
     t = torch.tensor([value], dtype=torch.float64)
@@ -94,7 +102,7 @@ def main():
     rows = []
     for nbytes in SIZES:
         times = {name: agreed(time_allreduce(g, nbytes, args.reps)) for name, g in groups.items()}
-        rows.append((f"all_reduce {nbytes} B" if nbytes < 1024 else f"all_reduce {nbytes >> 10} KiB", nbytes, times))
+        rows.append((f"all_reduce {size_label(nbytes)}", nbytes, times))
     times = {name: agreed(time_ddp_step(g, args.ddp_steps)) for name, g in groups.items()}
     rows.append(("DDP step", 0, times))
     compute = {wrap: agreed(time_ddp_step(dist.group.WORLD, args.ddp_steps, wrap)) for wrap in ("none", "no-op hook")}
