@@ -7,8 +7,9 @@ in one run of one program (the default group is nexar's, a second group gloo's).
 
 Prints per size the median time of one all_reduce (float32, SUM; a rep runs several
 back to back) and the bus bandwidth 2(n-1)/n * bytes / time, then the median DDP step of
-examples/ddp_train.py's model. Rank 0 prints a Markdown table, then the step's compute
-without any gradient exchange: the model alone, and DDP with a comm hook that returns the
+examples/ddp_train.py's model. Rank 0 prints a Markdown table, then the step without any
+gradient exchange: the model alone, the model then one nexar barrier (the ranks' slowest
+step: what any exchange waits for at least), and DDP with a comm hook that returns the
 gradients as they are (what DDP itself costs).
 """
 import argparse
@@ -54,9 +55,10 @@ def unreduced(_state, bucket):
 
 def time_ddp_step(group, steps, wrap="ddp"):
     """The median training step: wrap "ddp" (DDP over group), "no-op hook" (DDP whose comm
-    hook exchanges nothing) or "none" (the model alone)."""
+    hook exchanges nothing), "none" (the model alone) or "barrier" (the model alone, then a
+    barrier over group)."""
     torch.manual_seed(0)
-    model = make_model() if wrap == "none" else DDP(make_model(), process_group=group)
+    model = make_model() if wrap in ("none", "barrier") else DDP(make_model(), process_group=group)
     if wrap == "no-op hook":
         model.register_comm_hook(None, unreduced)
     opt = torch.optim.SGD(model.parameters(), lr=1e-3)
@@ -70,6 +72,8 @@ def time_ddp_step(group, steps, wrap="ddp"):
         opt.zero_grad()
         torch.nn.functional.mse_loss(model(x), y).backward()
         opt.step()
+        if wrap == "barrier":
+            dist.barrier(group=group)
         if step >= 3:
             samples.append(time.perf_counter() - start)
     return statistics.median(samples)
@@ -105,7 +109,8 @@ def main():
         rows.append((f"all_reduce {size_label(nbytes)}", nbytes, times))
     times = {name: agreed(time_ddp_step(g, args.ddp_steps)) for name, g in groups.items()}
     rows.append(("DDP step", 0, times))
-    compute = {wrap: agreed(time_ddp_step(dist.group.WORLD, args.ddp_steps, wrap)) for wrap in ("none", "no-op hook")}
+    compute = {wrap: agreed(time_ddp_step(dist.group.WORLD, args.ddp_steps, wrap))
+               for wrap in ("none", "barrier", "no-op hook")}
     if dist.get_rank() == 0:
         print(f"np {n}, torch {torch.__version__}, median of {args.reps} reps")
         print("| np | operation | nexar | gloo | nexar busbw | gloo busbw | busbw ratio (time ratio) |")
@@ -120,6 +125,7 @@ def main():
                 print(f"| {n} | {label} | {t['nexar'] * 1e3:.2f} ms | {t['gloo'] * 1e3:.2f} ms | | | "
                       f"{t['nexar'] / t['gloo']:.2f} of gloo's time |")
         print(f"step without gradient exchange: the model alone {compute['none'] * 1e3:.2f} ms, "
+              f"then a barrier {compute['barrier'] * 1e3:.2f} ms, "
               f"DDP with a no-op comm hook {compute['no-op hook'] * 1e3:.2f} ms "
               f"(torch threads {torch.get_num_threads()})")
         sys.stdout.flush()
