@@ -47,7 +47,8 @@ bool fail_point(const char* point);
 // point and this is the Nth time it is reached: a test sees the process stopped at a known
 // point (/proc/<pid>/stat state T). rank: the caller's rank in the job (nexar_init_rank's
 // before NEXAR_RANK means anything). Points: uid_joined (nexar_init_rank counted itself
-// joined, before it waits for the others).
+// joined, before it waits for the others), alltoallv_read (alltoallv shm_direct, after the
+// arrival round, before it reads its peers' blocks).
 void stop_point(const char* point, int rank);
 
 }  // namespace nexar::fault

@@ -66,6 +66,6 @@
   X(NEXAR_CREDENTIALS,      STRING, "",      "Path of this rank's credential file, mode 0600 (set by nexrun)") \
   X(NEXAR_FAULT_DATAGRAMS,  STRING, "",      "Testing: received QUIC datagrams dropped, duplicated, corrupted or delayed (delivered after the next one) at random, e.g. drop=0.05,dup=0.02,corrupt=0.01,delay=0.05,seed=7 (empty: off)") \
   X(NEXAR_FAULT_KILL,       STRING, "",      "Testing: RANK:POINT[:N] makes world rank RANK kill itself (SIGKILL) the Nth time it reaches POINT: collective (a wait inside a collective), agreement, rendezvous (empty: off)") \
-  X(NEXAR_FAULT_STOP,       STRING, "",      "Testing: RANK:POINT[:N] makes rank RANK stop itself (SIGSTOP) the Nth time it reaches POINT: uid_joined (nexar_init_rank counted itself joined, before waiting for the others) (empty: off)") \
+  X(NEXAR_FAULT_STOP,       STRING, "",      "Testing: RANK:POINT[:N] makes rank RANK stop itself (SIGSTOP) the Nth time it reaches POINT: uid_joined (nexar_init_rank counted itself joined, before waiting for the others), alltoallv_read (alltoallv shm_direct, after the arrival round, before reading) (empty: off)") \
   X(NEXAR_FAULT_FAIL,       STRING, "",      "Testing: RANK:POINT[:N] makes world rank RANK fail the Nth time it reaches POINT: shm_map (mapping a peer's shared memory fails with ENOMEM) (empty: off)")
 // clang-format on

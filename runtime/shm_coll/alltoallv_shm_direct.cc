@@ -28,6 +28,7 @@
 #include "collectives/algorithms.h"
 #include "collectives/alltoallv_layout.h"
 #include "collectives/vcount_check.h"
+#include "core/fault.h"
 #include "core/params.h"
 #include "shm_coll/direct_round.h"
 
@@ -129,8 +130,9 @@ Status alltoallv_shm_direct(CollContext& ctx, const CollArgs& a) {
   const uint64_t seq = s->next_seq();
   const shm::StageSegment* mine = push(*s, seq, a, p, r, es);
   std::vector<uint64_t> table;
+  Status arrived;
   if (mine) {
-    NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, nullptr, nullptr, 0));
+    arrived = arrive_direct(*s, r, seq, nullptr, nullptr, 0);
   } else {
     NX_RETURN_IF_ERROR(l.prepare(a, r, /*own_block=*/false));
     table.resize(kRow * static_cast<size_t>(p));
@@ -138,8 +140,12 @@ Status alltoallv_shm_direct(CollContext& ctx, const CollArgs& a) {
       uint64_t* row = &table[kRow * static_cast<size_t>(j)];
       row[0] = a.sendcounts[j], row[1] = a.sdispls[j], row[2] = a.recvcounts[j];
     }
-    NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, l.send_base(), table.data(), 0));  // recvbuf: the table
+    arrived = arrive_direct(*s, r, seq, l.send_base(), table.data(), 0);  // recvbuf: the table
   }
+  // A rank whose arrival wait failed (the others may all have arrived) reads nothing: it
+  // says so, so no member's destroy keeps its push for it (SlotAreaPool::retire).
+  if (!arrived.ok()) return end_direct(*s, seq, arrived, kReadByNobody);
+  fault::stop_point("alltoallv_read", static_cast<int>(param::NEXAR_RANK.get()));  // testing only (NEXAR_FAULT_STOP)
   std::vector<Source> src(static_cast<size_t>(p));
   Status st;
   for (int k = 1; k < p && st.ok(); ++k) {

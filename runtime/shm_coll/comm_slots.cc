@@ -212,7 +212,9 @@ Status CommSlots::read(int r, void* to, uint64_t from, size_t n) {
 }
 
 Status CommSlots::own_segment(uint64_t seq, size_t bytes, shm::StageSegment** out) {
-  shm::StageSegment& seg = a_.pushed[seq & 1];
+  std::unique_ptr<shm::StageSegment>& own = a_.pushed[seq & 1];
+  if (!own) own = std::make_unique<shm::StageSegment>();
+  shm::StageSegment& seg = *own;
   if (seg.bytes() < bytes) {
     size_t cap = size_t{64} << 10;  // powers of two: a growing size is re-created rarely
     while (cap < bytes) cap <<= 1;

@@ -14,6 +14,7 @@ namespace nexar::comm {
 
 std::array<uint64_t, shm::kCollAreas> SlotAreaPool::offer() {
   std::lock_guard<std::mutex> lk(mu_);
+  drop_read_locked();
   std::array<uint64_t, shm::kCollAreas> out;
   for (uint32_t a = 0; a < shm::kCollAreas; ++a) {
     if (!free_locked(a)) {
@@ -57,18 +58,46 @@ bool SlotAreaPool::free_locked(uint32_t a) const {
 }
 
 namespace {
-// Until every live member's read_done reached seq, or NEXAR_TIMEOUT passed.
-void wait_readers(const SlotArea& a, uint64_t seq) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(param::NEXAR_TIMEOUT.get());
-  for (size_t m = 0; m < a.slots.size(); ++m)
-    while (m != static_cast<size_t>(a.me) && a.slots[m]->read_done.load(std::memory_order_acquire) < seq &&
-           a.hub->alive(a.world[m]) && std::chrono::steady_clock::now() < until)
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
+// Whether every reader that is still alive published read_done >= mark.
+bool readers_done(const std::vector<shm::CollSlot*>& readers, const std::vector<int>& world, const shm::ShmHub* hub,
+                  uint64_t mark) {
+  for (size_t m = 0; m < readers.size(); ++m)
+    if (readers[m]->read_done.load(std::memory_order_acquire) < mark && hub->alive(world[m])) return false;
+  return true;
 }
 }  // namespace
 
+void SlotAreaPool::retire(std::vector<std::unique_ptr<shm::StageSegment>> segments,
+                          std::vector<shm::CollSlot*> readers, std::vector<int> world, const shm::ShmHub* hub,
+                          uint64_t mark) {
+  std::lock_guard<std::mutex> lk(mu_);
+  retired_.push_back(Retired{std::move(segments), std::move(readers), std::move(world), hub, mark});
+  drop_read_locked();
+}
+
+SlotAreaPool::~SlotAreaPool() {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(param::NEXAR_TIMEOUT.get());
+  std::lock_guard<std::mutex> lk(mu_);
+  for (drop_read_locked(); !retired_.empty() && std::chrono::steady_clock::now() < until; drop_read_locked())
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+}
+
+void SlotAreaPool::drop_read_locked() {
+  std::erase_if(retired_, [](const Retired& r) { return readers_done(r.readers, r.world, r.hub, r.mark); });
+}
+
 SlotArea::~SlotArea() {
-  if (last_push) wait_readers(*this, last_push);
+  if (last_push && pool) {
+    std::vector<shm::CollSlot*> readers;
+    std::vector<int> ranks;
+    for (size_t m = 0; m < slots.size(); ++m)
+      if (m != static_cast<size_t>(me)) readers.push_back(slots[m]), ranks.push_back(world[m]);
+    if (!readers_done(readers, ranks, hub, last_push)) {
+      std::vector<std::unique_ptr<shm::StageSegment>> segments;
+      for (auto& s : pushed) segments.push_back(std::move(s));
+      pool->retire(std::move(segments), std::move(readers), std::move(ranks), hub, last_push);
+    }
+  }
   if (!pool) return;
   // Every sequence this rank used in the area is <= seq; a later communicator starts past
   // the largest last of its members. The others see our leaving in `left`.
@@ -119,6 +148,8 @@ std::unique_ptr<SlotArea> inherit_slot_area(SlotArea& parent, const std::vector<
                                             uint64_t last_seq) {
   if (members.size() < 2) return nullptr;
   auto a = make_slot_area(parent.hub, parent.pool, parent.area, members, me, last_seq);
+  a->pushed = std::move(parent.pushed);
+  a->last_push = parent.last_push;
   parent.pool = nullptr;
   return a;
 }

@@ -34,6 +34,10 @@ namespace nexar::comm {
 // still reads the slots). One per world, shared by its communicators.
 class SlotAreaPool {
  public:
+  SlotAreaPool() = default;
+  SlotAreaPool(const SlotAreaPool&) = delete;
+  SlotAreaPool& operator=(const SlotAreaPool&) = delete;
+  ~SlotAreaPool();
   static constexpr uint64_t kTaken = ~uint64_t{0};
   // Per area: the sequence a new communicator there must start after, or kTaken. Every
   // area offered is held until settle(): a communicator made meanwhile on another thread
@@ -46,25 +50,45 @@ class SlotAreaPool {
   // Gives area a back after a communicator there ended at sequence last; members' slots
   // must each show left >= leave_mark before the area is lent again.
   void give_back(uint32_t a, uint64_t last, std::vector<shm::CollSlot*> members, uint64_t leave_mark);
+  // Keeps a destroyed communicator's push segments (alltoallv shm_direct), descriptors
+  // open, until every live reader (slots of the members other than the owner, their world
+  // ranks in `world`) published read_done >= mark: a member may not have mapped the last
+  // push yet when its owner destroys the communicator (a broken one has no closing
+  // barrier). Nothing waits here: kept ones are looked at again at every retire() and
+  // offer(). The pool's destructor (the world's end, before the process may exit and take
+  // the descriptors along) waits for the readers still kept, each until it read, died or
+  // NEXAR_TIMEOUT passed.
+  void retire(std::vector<std::unique_ptr<shm::StageSegment>> segments, std::vector<shm::CollSlot*> readers,
+              std::vector<int> world, const shm::ShmHub* hub, uint64_t mark);
 
  private:
   bool free_locked(uint32_t a) const;
+  void drop_read_locked();  // frees the retired segments whose readers are done
   struct Entry {
     bool taken = false;
     uint64_t last = 0;
     std::vector<shm::CollSlot*> leavers;
     uint64_t leave_mark = 0;
   };
+  struct Retired {
+    std::vector<std::unique_ptr<shm::StageSegment>> segments;
+    std::vector<shm::CollSlot*> readers;
+    std::vector<int> world;
+    const shm::ShmHub* hub;
+    uint64_t mark;
+  };
   mutable std::mutex mu_;
   std::array<Entry, shm::kCollAreas> e_;
+  std::vector<Retired> retired_;
 };
 
 struct SlotArea {
   SlotArea() = default;
   SlotArea(const SlotArea&) = delete;
   SlotArea& operator=(const SlotArea&) = delete;
-  // Waits for the readers of this rank's last push (see last_push), stores this rank's
-  // `left` word and gives the area back to the pool (when it holds it).
+  // Hands the segments of this rank's last push to the pool while a member may still read
+  // them (see last_push; never waits), stores this rank's `left` word and gives the area
+  // back to the pool (when it holds it).
   ~SlotArea();
 
   shm::ShmHub* hub = nullptr;
@@ -95,14 +119,15 @@ struct SlotArea {
   SlotAreaPool* pool = nullptr;  // the area goes back there (null: it passed to a shrunk successor)
   shm::StageSegment stage;       // allreduce shm_stage's segment: owned on comm rank 0, mapped elsewhere
   // alltoallv shm_direct's copies of this rank's send data, one segment per sequence
-  // parity (ShmSlots::own_segment), and this rank's mappings of every member's.
-  std::array<shm::StageSegment, 2> pushed;
+  // parity (ShmSlots::own_segment, made on first use), and this rank's mappings of every
+  // member's.
+  std::array<std::unique_ptr<shm::StageSegment>, 2> pushed;
   std::array<std::vector<std::unique_ptr<shm::StageSegment>>, 2> members_pushed;
   // The last sequence this rank pushed at (pending: until every member arrived there, so
   // every member reads it and then publishes read_done). A member may not have mapped the
-  // segment yet when its owner returns, so the destructor waits (bounded) for the live
-  // members' read_done to reach last_push before the process may go and take the
-  // segment's name (/proc/<pid>/fd) along.
+  // segment yet when its owner returns, so the destructor hands the segments to the pool
+  // (SlotAreaPool::retire) unless every live member's read_done already reached it: the
+  // descriptor (the segment's name, /proc/<pid>/fd) stays open for the late reader.
   uint64_t pending_push = 0, last_push = 0;
 };
 
@@ -119,7 +144,9 @@ std::unique_ptr<SlotArea> make_slot_area(shm::ShmHub* hub, SlotAreaPool* pool, u
 // the parent's, world ranks): same area, sequences going on after last_seq, which must
 // be at least every member's last sequence there (the survivors agree on it), so no word
 // left by an interrupted collective looks like a new arrival. nullptr for fewer than 2.
-// The parent keeps no claim on the area (the child gives it back).
+// The parent keeps no claim on the area (the child gives it back) and passes its push
+// segments on (a survivor may still map the last one; the child rewrites a parity only
+// after every member arrived at the sequence between).
 std::unique_ptr<SlotArea> inherit_slot_area(SlotArea& parent, const std::vector<int>& members, int me,
                                             uint64_t last_seq);
 

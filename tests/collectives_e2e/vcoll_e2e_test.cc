@@ -48,6 +48,12 @@ TEST_CASE("alltoallv by direct reads on shared memory", "[e2e]") {
   }
 }
 
+TEST_CASE("a destroy right after a pushed alltoallv does not wait for a reader that has not read", "[e2e]") {
+  const Run r = probe(2, "destroy_pushed", {"NEXAR_ALGO=alltoallv:shm_direct", "NEXAR_SHM_ALLTOALLV_PUSH=1048576",
+                                            "NEXAR_FAULT_STOP=1:alltoallv_read"});
+  expect_ok(r, 2, {"destroy_pushed"});
+}
+
 TEST_CASE("collectives with a count per rank over QUIC, both alltoallv algorithms", "[e2e]") {
   for (const char* algo : {"alltoallv:pairwise", "alltoallv:scattered"}) {
     INFO(algo);

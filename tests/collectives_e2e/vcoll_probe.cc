@@ -7,14 +7,21 @@
 // counts, gaps that must stay untouched), split (on the halves of a split world), invalid
 // (a local argument error leaves the communicator usable), inplace (alltoallv with one
 // buffer, a hot receiver), cxx (the span wrapper),
-// mismatch (rank 1 sends rank 2 one element more than it expects). Each prints
+// mismatch (rank 1 sends rank 2 one element more than it expects),
+// destroy_pushed (2 ranks; see scenario_destroy_pushed). Each prints
 // "rank R: NAME ok"; a failure prints what differed and exits 1.
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <sstream>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -242,6 +249,52 @@ void scenario_mismatch(nexar_comm_t comm) {
   }
 }
 
+// Whether process pid is stopped (state T in /proc/<pid>/stat).
+bool stopped(int pid) {
+  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const size_t end = stat.rfind(')');
+  return end != std::string::npos && end + 2 < stat.size() && stat[end + 2] == 'T';
+}
+
+// Run with NEXAR_FAULT_STOP=1:alltoallv_read and pushed alltoallv shm_direct on 2 ranks:
+// rank 1 stops itself after the arrival round of an alltoallv on a duplicate, before it
+// reads. Rank 0 pushed, so its call returns after that round; it aborts the duplicate and
+// destroys it (a broken communicator: no closing barrier) while rank 1 has not read its
+// push yet, which must take well under the 30 s timeout; then it resumes rank 1, which
+// maps and reads rank 0's push (still open in rank 0's process) and gets exact data.
+void scenario_destroy_pushed(nexar_comm_t world) {
+  int p = 0;
+  OK(world, nexar_comm_size(world, &p));
+  CHECK(world, p == 2, "destroy_pushed runs on 2 ranks");
+  int32_t pid = static_cast<int32_t>(getpid()), pids[2] = {0, 0};
+  OK(world, nexar_allgather(&pid, pids, 1, NEXAR_INT32, world));
+  nexar_comm_t dup = nullptr;
+  OK(world, nexar_comm_dup(world, &dup));
+  const std::vector<size_t> cnt{3, 3}, d{0, 3};
+  std::vector<int32_t> send(6), recv(6, kSentinel), want(6);
+  for (int j = 0; j < 2; ++j)
+    for (size_t k = 0; k < 3; ++k) send[d[j] + k] = value(g_rank, j, k), want[d[j] + k] = value(j, g_rank, k);
+  OK(dup, nexar_alltoallv(send.data(), cnt.data(), d.data(), recv.data(), cnt.data(), d.data(), NEXAR_INT32, dup));
+  CHECK(dup, recv == want, "alltoallv data");
+  if (g_rank == 0) {
+    const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!stopped(pids[1]) && std::chrono::steady_clock::now() < limit)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    CHECK(dup, stopped(pids[1]), "rank 1 did not stop at alltoallv_read");
+    OK(dup, nexar_comm_abort(dup));
+    const auto t0 = std::chrono::steady_clock::now();
+    (void)nexar_comm_destroy(dup);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("rank 0: destroy after %.3f s\n", s);
+    CHECK(world, s < 3, "the destroy waited for a reader that had not read");
+    CHECK(world, ::kill(pids[1], SIGCONT) == 0, "SIGCONT to rank 1");
+  } else {
+    (void)nexar_comm_destroy(dup);
+  }
+  OK(world, nexar_barrier(world));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -261,6 +314,7 @@ int main(int argc, char** argv) {
     else if (name == "inplace") scenario_inplace(world);
     else if (name == "cxx") scenario_cxx(world);
     else if (name == "mismatch") scenario_mismatch(world);
+    else if (name == "destroy_pushed") scenario_destroy_pushed(world);
     else fail(world, __LINE__, "unknown scenario " + name);
     std::printf("rank %d: %s ok\n", g_rank, name.c_str());
     std::fflush(stdout);
