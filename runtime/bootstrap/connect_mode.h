@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/status.h"
+#include "core/topology.h"
 
 namespace nexar::bootstrap {
 
@@ -21,5 +22,16 @@ const char* connect_mode_name(bool lazy);
 // dials, and a lazy rank's knock is refused by an eager one. theirs is peer's mode from
 // its address entry; a different one is NEXAR_ERR_MISMATCH naming both ranks and modes.
 Status same_connect_mode(int me, bool lazy, int peer, const std::string& theirs);
+
+// *t from NEXAR_TOPOLOGY for a world of n; an unknown value, or a sparse topology with a
+// transport that has no relay (tcp), is NEXAR_ERR_INVALID_ARGUMENT naming it.
+Status topology_from_params(const std::string& transport, int n, topology::Topology* t);
+
+// The connection field of an address entry: "<connect mode>,<topology>".
+std::string connection_field(bool lazy, const topology::Topology& t);
+// Every rank must route alike (a rank that relays through a peer with no link to the
+// destination loses the message): peer's field naming another mode or topology is
+// NEXAR_ERR_MISMATCH naming both ranks and values.
+Status same_connections(int me, bool lazy, const topology::Topology& t, int peer, const std::string& theirs);
 
 }  // namespace nexar::bootstrap

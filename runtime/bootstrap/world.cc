@@ -126,12 +126,16 @@ Status World::start_endpoint() {
     return Status(NEXAR_ERR_INVALID_ARGUMENT,
                   strprintf("NEXAR_TRANSPORT=%s is not a transport (auto, quic or tcp)", transport.c_str()));
   NX_RETURN_IF_ERROR(lazy_connections(transport, &lazy_));
+  NX_RETURN_IF_ERROR(topology_from_params(transport, info_.world_size, &topology_));
+  engine_->set_topology(topology_);
   if (transport == "tcp") return start_tcp(cfg.bind_address);
   for (int p = 0; p < info_.world_size; ++p) {
     gates_.push_back(std::make_unique<PeerGate>(engine_.get()));
-    quic_link::QuicLink* link = p == info_.rank ? nullptr
-                                                : new quic_link::QuicLink(info_.rank, info_.world_size, p,
-                                                                          gates_.back().get(), endpoint_.get());
+    // A rank that is not a neighbour in the topology is reached through one (p2p/engine_relay.cc).
+    const bool linked = topology::adjacent(topology_, info_.world_size, info_.rank, p);
+    quic_link::QuicLink* link = !linked ? nullptr
+                                        : new quic_link::QuicLink(info_.rank, info_.world_size, p,
+                                                                  gates_.back().get(), endpoint_.get());
     links_.emplace_back(link);
     if (link && lazy_) link->connect_on_first_use();
     if (link) engine_->set_link(p, link);
@@ -141,8 +145,10 @@ Status World::start_endpoint() {
   endpoint_->set_accept_handler([this](quic::Connection& conn) -> quic::Application* {
     const int r = conn.peer().rank;
     const bool knock = lazy_ && r >= 0 && r < info_.rank;
-    if ((r <= info_.rank && !knock) || r >= info_.world_size || !gates_[static_cast<size_t>(r)]->is_open()) {
-      NX_WARN(NET, "refusing a connection from %s: not a rank that dials this one", conn.peer().to_string().c_str());
+    if ((r <= info_.rank && !knock) || r >= info_.world_size || !gates_[static_cast<size_t>(r)]->is_open() ||
+        !links_[static_cast<size_t>(r)]) {
+      NX_WARN(NET, "refusing a connection from %s: not a rank that dials this one (NEXAR_TOPOLOGY=%s)",
+              conn.peer().to_string().c_str(), topology::name(topology_).c_str());
       return nullptr;
     }
     auto* link = static_cast<quic_link::QuicLink*>(links_[static_cast<size_t>(r)].get());
@@ -198,7 +204,7 @@ Status World::exchange_addresses(std::vector<std::string>* addresses, std::chron
                                                      ? shm::Token::make(info_.job_id, info_.rank)
                                                      : shm::Token::process_only();
   const std::string mine = (tcp_ ? tcp_->local_address() : endpoint_->local_address()) + " " + std::to_string(info_.incarnation) + " " +
-                           cpu_masks_[static_cast<size_t>(info_.rank)] + " " + connect_mode_name(lazy_) + " " + host_ids_[static_cast<size_t>(info_.rank)] + " " +
+                           cpu_masks_[static_cast<size_t>(info_.rank)] + " " + connection_field(lazy_, topology_) + " " + host_ids_[static_cast<size_t>(info_.rank)] + " " +
                            shm_tokens_[static_cast<size_t>(info_.rank)].to_string();
   NX_RETURN_IF_ERROR(rendezvous_->set(key("addr/" + std::to_string(info_.rank)), mine, timeout));
   addresses->assign(static_cast<size_t>(info_.world_size), "");
@@ -217,7 +223,7 @@ Status World::exchange_addresses(std::vector<std::string>* addresses, std::chron
     const size_t sp4 = sp3 == std::string::npos ? sp3 : v.find(' ', sp3 + 1);
     if (sp4 == std::string::npos)
       return Status(NEXAR_ERR_PROTOCOL, strprintf("address entry for rank %d has no host identity: '%s'", p, v.c_str()));
-    NX_RETURN_IF_ERROR(same_connect_mode(info_.rank, lazy_, p, v.substr(sp3 + 1, sp4 - sp3 - 1)));
+    NX_RETURN_IF_ERROR(same_connections(info_.rank, lazy_, topology_, p, v.substr(sp3 + 1, sp4 - sp3 - 1)));
     (*addresses)[static_cast<size_t>(p)] = v.substr(0, sp);
     incarnations_[static_cast<size_t>(p)] = static_cast<int>(inc);
     cpu_masks_[static_cast<size_t>(p)] = v.substr(sp2 + 1, sp3 - sp2 - 1);
@@ -257,7 +263,7 @@ Status World::start_shm(std::vector<bool>* shm_peer) {
     // Its QUIC link is unused: whatever connects as p there is not p's rank (shm_candidate
     // is the same on both sides), and must not reach the engine.
     gates_[static_cast<size_t>(p)]->close();
-    links_[static_cast<size_t>(p)]->close();
+    if (links_[static_cast<size_t>(p)]) links_[static_cast<size_t>(p)]->close();
   }
   return Status::Ok();
 }
@@ -304,8 +310,8 @@ Status World::connect_mesh(const std::vector<std::string>& addresses) {
   std::vector<bool> shm_peer;
   const auto deadline = p2p::Clock::now() + connect_timeout();
   for (int p = 0; p < info_.world_size; ++p) {
-    if (p == info_.rank || shm_candidate(p)) continue;
     auto* link = links_[static_cast<size_t>(p)].get();
+    if (p == info_.rank || shm_candidate(p) || !link) continue;
     if (lazy_)
       static_cast<quic_link::QuicLink*>(link)->set_address(addresses[static_cast<size_t>(p)]);
     else if (p < info_.rank)
@@ -315,14 +321,19 @@ Status World::connect_mesh(const std::vector<std::string>& addresses) {
   configure_waiter();
   for (int p = 0; p < info_.world_size; ++p) {
     if (p == info_.rank) continue;
+    const bool direct = shm_peer[static_cast<size_t>(p)] || links_[static_cast<size_t>(p)];
+    if (!direct) {
+      NX_INFO(INIT, "rank %d -> rank %d: relayed (NEXAR_TOPOLOGY=%s)", info_.rank, p, topology::name(topology_).c_str());
+      continue;
+    }
     NX_INFO(INIT, "rank %d -> rank %d: %s%s", info_.rank, p,
             shm_peer[static_cast<size_t>(p)] ? "shared memory" : tcp_ ? "TCP" : "QUIC",
             lazy_ && !shm_peer[static_cast<size_t>(p)] ? " on first use" : "");
     if (shm_peer[static_cast<size_t>(p)] || lazy_) continue;
     NX_RETURN_IF_ERROR(links_[static_cast<size_t>(p)]->wait_ready(deadline).with_context("forming the mesh"));
   }
-  NX_INFO(INIT, "rank %d %s all %d peers", info_.rank, lazy_ ? "connects on first use to" : "connected to",
-          info_.world_size - 1);
+  NX_INFO(INIT, "rank %d %s its peers (NEXAR_TOPOLOGY=%s, %d ranks)", info_.rank,
+          lazy_ ? "connects on first use to" : "connected to", topology::name(topology_).c_str(), info_.world_size);
   watch_local_quic_peers();
   return Status::Ok();
 }
@@ -332,7 +343,8 @@ void World::watch_local_quic_peers() {
   shm::PeerWatch::Config wc;
   for (int p = 0; p < info_.world_size; ++p) {
     const auto i = static_cast<size_t>(p);
-    if (p != info_.rank && !uses_shm(p) && host_ids_[i] == host_ids_[me] && shm_tokens_[i].same_pids(shm_tokens_[me]))
+    if (p != info_.rank && links_[i] && !uses_shm(p) && host_ids_[i] == host_ids_[me] &&
+        shm_tokens_[i].same_pids(shm_tokens_[me]))
       wc.peers.push_back(shm::WatchedPeer{p, shm_tokens_[i].pid, nullptr});
   }
   if (wc.peers.empty()) return;

@@ -126,6 +126,7 @@ class World {
   std::unique_ptr<WorldProgress> progress_;  // what the engine's waiter polls
   std::unique_ptr<shm::PeerWatch> quic_watch_;
   bool lazy_ = false;  // NEXAR_CONNECT=lazy: QUIC connections made on first use
+  topology::Topology topology_;  // NEXAR_TOPOLOGY: which QUIC peers this rank links to
   bool closed_ = false;
   std::atomic<int> handles_{0};
 };

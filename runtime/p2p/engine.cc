@@ -17,14 +17,14 @@ using detail::matches;
 using transport::InboundMsg;
 using transport::MsgHeader;
 
-
 Engine::Engine(int world_rank, int world_size, size_t unexpected_limit)
     : rank_(world_rank),
       size_(world_size),
       links_(static_cast<size_t>(world_size), nullptr),
       lost_(static_cast<size_t>(world_size)),
       store_(unexpected_limit),
-      link_waiting_(static_cast<size_t>(world_size), false) {}
+      link_waiting_(static_cast<size_t>(world_size), false),
+      relay_limit_(unexpected_limit) {}
 
 Engine::~Engine() {
   for (auto& [id, c] : contexts_) {
@@ -39,6 +39,11 @@ Engine::~Engine() {
 void Engine::set_link(int peer, transport::PeerLink* link) {
   std::lock_guard<std::mutex> lock(mu_);
   links_[static_cast<size_t>(peer)] = link;
+}
+
+void Engine::set_topology(const topology::Topology& t) {
+  std::lock_guard<std::mutex> lock(mu_);
+  topology_ = t;
 }
 
 void Engine::register_context(uint32_t ctx, std::vector<int> members) {
@@ -77,14 +82,18 @@ Status Engine::isend(uint32_t ctx, int dst, int tag, const void* buf, size_t byt
   req->data = static_cast<const uint8_t*>(buf);
   req->peer = dst;
   transport::PeerLink* link;
+  bool relayed;
   {
     std::lock_guard<std::mutex> lock(mu_);
     Context& c = context_locked(ctx);
     if (!c.failed.ok()) return c.failed;
-    if (!lost_[static_cast<size_t>(dst)].ok()) return lost_[static_cast<size_t>(dst)];
-    link = links_[static_cast<size_t>(dst)];
-    if (!link) return Status(NEXAR_ERR_INTERNAL, strprintf("no link to rank %d", dst));
+    if (Status gone = unreachable_locked(dst, true); !gone.ok()) return gone;
+    const int hop = route_locked(dst);
+    if (hop < 0) return Status(NEXAR_ERR_INTERNAL, strprintf("no link or route to rank %d", dst));
+    link = links_[static_cast<size_t>(hop)];
+    relayed = hop != dst;
   }
+  if (relayed) wrap_relayed(dst, req.get());
   req->link = link;
   req->keepalive = req;
   *out = req;
@@ -117,7 +126,8 @@ void Engine::expect_from(int peer) {
   transport::PeerLink* link = nullptr;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (peer >= 0 && peer < size_ && peer != rank_) link = links_[static_cast<size_t>(peer)];
+    const int via = peer >= 0 && peer < size_ && peer != rank_ ? arrives_via_locked(peer) : -1;
+    if (via >= 0 && via != rank_) link = links_[static_cast<size_t>(via)];
   }
   if (link) link->expect();
 }
@@ -154,7 +164,8 @@ Status Engine::post_recv(uint32_t ctx, int src, int tag, const RequestPtr& req) 
     resume_links_if_room_locked();
     return Status::Ok();
   }
-  if (src >= 0 && !lost_[static_cast<size_t>(src)].ok()) return lost_[static_cast<size_t>(src)];
+  if (src >= 0)
+    if (Status gone = unreachable_locked(src, false); !gone.ok()) return gone;
   req->posted = true;
   c.posted.push_back(req);
   const std::vector<transport::PeerLink*> from = expect_links_locked(c, src);
@@ -166,7 +177,8 @@ Status Engine::post_recv(uint32_t ctx, int src, int tag, const RequestPtr& req) 
 std::vector<transport::PeerLink*> Engine::expect_links_locked(Context& c, int src) {
   std::vector<transport::PeerLink*> out;
   if (src >= 0) {
-    if (src != rank_ && links_[static_cast<size_t>(src)]) out.push_back(links_[static_cast<size_t>(src)]);
+    const int via = arrives_via_locked(src);
+    if (via >= 0 && via != rank_) out.push_back(links_[static_cast<size_t>(via)]);
     return out;
   }
   if (c.any_source_expected) return out;

@@ -4,7 +4,9 @@
 // peer in the order sent, posted receives filled straight from the transport, and a
 // bounded store for messages that arrive before their receive (unexpected.h).
 //
-// Ranks here are world ranks; communicators translate. Thread-safe: user threads post
+// Ranks here are world ranks; communicators translate. A rank that this one holds no link
+// to (a sparse NEXAR_TOPOLOGY) is reached through the topology's next hop: engine_relay.cc.
+// Thread-safe: user threads post
 // operations, links deliver from their progress threads.
 #pragma once
 
@@ -17,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/topology.h"
 #include "p2p/request.h"
 #include "p2p/unexpected.h"
 #include "p2p/waiter.h"
@@ -24,6 +27,10 @@
 #include "transport/transport.h"
 
 namespace nexar::p2p {
+
+namespace detail {
+class OwnedSend;
+}
 
 // Tags on a collective context are (collective sequence number << kCollSeqShift) | step,
 // which lets the engine tell which collective a message belongs to.
@@ -33,6 +40,10 @@ inline constexpr int kCollSeqShift = 11;
 // never matched; its arrivals go to the control handler. Its block of ids is reserved in
 // every process's context registry (comm/context_registry.h).
 inline constexpr uint32_t kControlContext = 0xFFFFFFFEu;
+// The context of messages relayed toward a rank without a link (engine_relay.cc): each
+// carries its original source, destination and header in front of its payload. In the
+// same reserved block as kControlContext.
+inline constexpr uint32_t kRelayContext = 0xFFFFFFFDu;
 
 // Receives control messages on the thread that delivers them (a transport's progress
 // thread, or a user thread polling shared memory): must not block.
@@ -64,8 +75,12 @@ class Engine final : public transport::PlacementSink {
   // How this engine's requests wait (configured by bootstrap when shared memory is used).
   Waiter& waiter() { return waiter_; }
 
-  // Links, one per world rank (this rank's own is the self link). Set before use.
+  // Links, one per world rank this rank reaches directly (its own is the self link);
+  // nullptr for a rank reached through others. Set before use.
   void set_link(int peer, transport::PeerLink* link);
+  // The graph that routes messages to ranks without a link (core/topology.h). Set before
+  // use, the same on every rank; without it every rank needs a link.
+  void set_topology(const topology::Topology& t);
 
   // Declares the world ranks of context ctx (for ANY_SOURCE failure and validation).
   void register_context(uint32_t ctx, std::vector<int> members);
@@ -184,8 +199,28 @@ class Engine final : public transport::PlacementSink {
   void wake_probers() {
     if (probers_.load(std::memory_order_acquire)) waiter_.ring();
   }
-  bool deliver_message(int src, const transport::MsgHeader& hdr, const uint8_t* data,
-                         std::vector<transport::PeerLink*>* targets);
+  // A whole message from src, which came over via's link (src's own unless relayed).
+  bool deliver_message(int src, int via, const transport::MsgHeader& hdr, const uint8_t* data,
+                       std::vector<transport::PeerLink*>* targets);
+
+  // Relaying (engine_relay.cc). The rank whose link a message to dst leaves on: dst's
+  // own, else the topology's next hop (-1: none).
+  int route_locked(int dst) const;
+  // The rank whose link messages from src arrive on (the last hop of src's route here).
+  int arrives_via_locked(int src) const;
+  // Why peer cannot be reached (outbound: sent to; else received from): it or the relay
+  // on the way was lost. ok() when reachable.
+  Status unreachable_locked(int peer, bool outbound) const;
+  // Wraps a message for a rank without a link: req goes to route_locked(dst)'s link.
+  void wrap_relayed(int dst, Request* req);
+  // A relayed message (prefix and payload, counted in relay_bytes_) arrived over via's
+  // link: delivered here, or forwarded. Returns whether the engine has room.
+  bool relay_arrived(int via, std::vector<uint8_t> bytes);
+  // A forwarded message left this rank: its bytes no longer count.
+  void relay_released(size_t bytes);
+  // Rank lost_relay is gone: receives on c from the ranks whose messages came through it fail.
+  void fail_relayed_posted_locked(Context& c, int lost_relay);
+  friend class detail::OwnedSend;
   transport::InboundMsg* begin_locked(int src, const transport::MsgHeader& hdr);
   // Binds an arriving (or stored) message to a receive, checking its length.
   bool bind_locked(const RequestPtr& req, int src, const transport::MsgHeader& hdr);
@@ -204,6 +239,11 @@ class Engine final : public transport::PlacementSink {
   std::unordered_map<uint32_t, Context> contexts_;
   UnexpectedStore store_;
   std::vector<bool> link_waiting_;  // links holding back credit until resume()
+  topology::Topology topology_;
+  // Bytes of relayed messages held here (arriving, or forwarded and not yet sent), bounded
+  // like the unexpected store: above the limit, links hold back credit.
+  uint64_t relay_bytes_ = 0;
+  const uint64_t relay_limit_;
   std::condition_variable placed_cv_;  // a placement finished (cancel waits for it)
   std::atomic<uint64_t> bind_gen_{0};
   Waiter waiter_;

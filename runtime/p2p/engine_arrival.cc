@@ -19,14 +19,21 @@ bool Engine::on_message(int src, const MsgHeader& hdr, const uint8_t* data) {
     if (ControlHandler* h = control_.load(std::memory_order_acquire)) h->on_control(src, data, hdr.len);
     return true;
   }
+  if (hdr.ctx == kRelayContext) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      relay_bytes_ += hdr.len;
+    }
+    return relay_arrived(src, std::vector<uint8_t>(data, data + hdr.len));
+  }
   std::vector<transport::PeerLink*> targets;
-  bool ok = deliver_message(src, hdr, data, &targets);
+  bool ok = deliver_message(src, src, hdr, data, &targets);
   for (auto* l : targets) l->send_abort(hdr.ctx, context_status(hdr.ctx));
   return ok;
 }
 
-bool Engine::deliver_message(int src, const MsgHeader& hdr, const uint8_t* data,
-                               std::vector<transport::PeerLink*>* targets) {
+bool Engine::deliver_message(int src, int via, const MsgHeader& hdr, const uint8_t* data,
+                             std::vector<transport::PeerLink*>* targets) {
   std::lock_guard<std::mutex> lock(mu_);
   Context& c = context_locked(hdr.ctx);
   if (Status bad = check_collective_locked(c, src, hdr); !bad.ok()) abort_context_locked(c, bad, true, targets);
@@ -42,7 +49,7 @@ bool Engine::deliver_message(int src, const MsgHeader& hdr, const uint8_t* data,
   c.unexpected.push_back(m);
   note_unexpected_locked(c);
   if (!under_limit_locked()) {
-    link_waiting_[static_cast<size_t>(src)] = true;
+    link_waiting_[static_cast<size_t>(via)] = true;
     return false;
   }
   return true;
@@ -51,6 +58,15 @@ bool Engine::deliver_message(int src, const MsgHeader& hdr, const uint8_t* data,
 InboundMsg* Engine::on_message_begin(int src, const MsgHeader& hdr) {
   // Control messages are small: one that comes in pieces is not ours to deliver.
   if (hdr.ctx == kControlContext) return new InboundMsg{src, hdr, 0, nullptr, nullptr, true};
+  if (hdr.ctx == kRelayContext) {
+    // Counted from its header on: the link holds back credit while relays fill the limit.
+    std::lock_guard<std::mutex> lock(mu_);
+    relay_bytes_ += hdr.len;
+    auto* ib = new InboundMsg{src, hdr, 0, nullptr, nullptr, false};
+    ib->relay = true;
+    ib->relay_bytes.reserve(hdr.len);
+    return ib;
+  }
   std::vector<transport::PeerLink*> targets;
   InboundMsg* ib;
   {
@@ -82,6 +98,20 @@ InboundMsg* Engine::begin_locked(int src, const MsgHeader& hdr) {
 }
 
 bool Engine::on_message_data(InboundMsg* ib, const uint8_t* data, size_t n) {
+  if (ib->relay) {  // only the delivering link touches it until it is whole
+    n = static_cast<size_t>(std::min<uint64_t>(n, ib->hdr.len - ib->relay_bytes.size()));
+    ib->relay_bytes.insert(ib->relay_bytes.end(), data, data + n);
+    if (ib->relay_bytes.size() < ib->hdr.len) {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (under_limit_locked()) return true;
+      link_waiting_[static_cast<size_t>(ib->src)] = true;
+      return false;
+    }
+    const int via = ib->src;
+    std::vector<uint8_t> bytes = std::move(ib->relay_bytes);
+    delete ib;
+    return relay_arrived(via, std::move(bytes));
+  }
   std::lock_guard<std::mutex> lock(mu_);
   n = static_cast<size_t>(std::min<uint64_t>(n, ib->hdr.len - ib->received));
   if (ib->req) {
@@ -109,7 +139,10 @@ bool Engine::on_message_data(InboundMsg* ib, const uint8_t* data, size_t n) {
 
 void Engine::on_message_abandon(InboundMsg* ib, const Status& why) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (ib->req) {
+  if (ib->relay) {
+    relay_bytes_ -= ib->hdr.len;
+    resume_links_if_room_locked();
+  } else if (ib->req) {
     ib->req->inflight = nullptr;
     ib->req->complete(why);
   } else if (ib->um) {
@@ -127,6 +160,12 @@ void Engine::drop_unexpected_locked(transport::InboundMsg* ib) {
 
 transport::Placement Engine::claim_placement(InboundMsg* ib, uint8_t** dst) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (ib->relay) {
+    ib->placing = true;
+    ib->relay_bytes.resize(ib->hdr.len);
+    *dst = ib->relay_bytes.data();
+    return transport::Placement::BOUND;
+  }
   if (ib->req) {
     ib->placing = true;
     Request& r = *ib->req;
@@ -139,6 +178,17 @@ transport::Placement Engine::claim_placement(InboundMsg* ib, uint8_t** dst) {
 }
 
 void Engine::finish_placement(InboundMsg* ib, const Status& st) {
+  if (ib->relay) {
+    const int via = ib->src;
+    std::vector<uint8_t> bytes = std::move(ib->relay_bytes);
+    delete ib;
+    if (st.ok()) {
+      relay_arrived(via, std::move(bytes));
+    } else {
+      relay_released(bytes.size());
+    }
+    return;
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (ib->req) {
@@ -164,7 +214,7 @@ void Engine::release_placement(InboundMsg* ib) {
   placed_cv_.notify_all();
 }
 
-bool Engine::under_limit_locked() const { return !store_.over_limit(); }
+bool Engine::under_limit_locked() const { return !store_.over_limit() && relay_bytes_ <= relay_limit_; }
 
 void Engine::resume_links_if_room_locked() {
   if (!under_limit_locked()) return;

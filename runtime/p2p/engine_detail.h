@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <vector>
 
 #include "p2p/request.h"
 #include "p2p/unexpected.h"
@@ -20,10 +21,40 @@ struct InboundMsg {
   p2p::UnexpectedMsg* um = nullptr;
   bool discard = false;
   bool placing = false;  // a link writes the payload straight into req->buf right now
+  // A message for the relay (p2p::kRelayContext): its bytes gather here, whole before use.
+  bool relay = false;
+  std::vector<uint8_t> relay_bytes;
 };
 }  // namespace nexar::transport
 
+namespace nexar::p2p {
+class Engine;
+}
+
 namespace nexar::p2p::detail {
+
+// A message whose bytes the send owns (a control message, a relayed one): frees itself
+// once the link is done, telling release_to (a forward, counted against the relay limit).
+class OwnedSend final : public transport::SendOp {
+ public:
+  OwnedSend(std::vector<uint8_t> bytes, uint32_t ctx, Engine* release_to = nullptr);
+  void complete(const Status&) override;
+
+ private:
+  std::vector<uint8_t> bytes_;
+  Engine* release_to_;
+};
+
+// What a relayed message carries in front of its payload: where it comes from and goes,
+// and its own header. Fixed size, in the byte order of the hosts (as MsgHeader on links).
+struct RelayPrefix {
+  int32_t src = -1;
+  int32_t dst = -1;
+  transport::MsgHeader inner;
+};
+inline constexpr size_t kRelayPrefixBytes = 32;
+// The prefix and payload as one buffer (the payload is inner.len bytes at data).
+std::vector<uint8_t> relay_frame(const RelayPrefix& p, const uint8_t* data);
 
 // Whether a receive or probe for (filter_src, filter_tag) takes a message from src with tag.
 inline bool matches(int filter_src, int filter_tag, int src, int tag) {

@@ -13,23 +13,6 @@ namespace nexar::p2p {
 
 using transport::MsgHeader;
 
-namespace {
-
-// A control message in flight: owns its bytes, frees itself once the link is done.
-class ControlSend final : public transport::SendOp {
- public:
-  ControlSend(const void* data, size_t bytes)
-      : bytes_(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + bytes) {
-    hdr = MsgHeader{kControlContext, 0, bytes, 0};
-    this->data = bytes_.data();
-  }
-  void complete(const Status&) override { delete this; }
-
- private:
-  std::vector<uint8_t> bytes_;
-};
-}  // namespace
-
 void Engine::fail_posted_locked(Context& c, const Status& why, int only_src) {
   for (auto it = c.posted.begin(); it != c.posted.end();) {
     if (only_src < 0 || (*it)->src_filter == only_src || (*it)->src_filter == NEXAR_ANY_SOURCE) {
@@ -59,6 +42,7 @@ void Engine::note_lost_locked(int src, const Status& why) {
   abort_epoch_.fetch_add(1, std::memory_order_acq_rel);
   waiter_.ring();
   for (auto& [id, c] : contexts_) {
+    fail_relayed_posted_locked(c, src);
     bool member = c.members.empty() || std::find(c.members.begin(), c.members.end(), src) != c.members.end();
     if (!member) continue;
     fail_posted_locked(c, why, src);
@@ -144,13 +128,22 @@ Status Engine::context_status(uint32_t ctx) {
 void Engine::set_control_handler(ControlHandler* h) { control_.store(h, std::memory_order_release); }
 
 void Engine::send_control(int dst, const void* data, size_t bytes) {
-  transport::PeerLink* link;
+  transport::PeerLink* link = nullptr;
+  bool relayed = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!lost_[static_cast<size_t>(dst)].ok()) return;
-    link = links_[static_cast<size_t>(dst)];
+    if (!unreachable_locked(dst, true).ok()) return;
+    const int hop = route_locked(dst);
+    if (hop >= 0) link = links_[static_cast<size_t>(hop)], relayed = hop != dst;
   }
-  if (link) link->send(new ControlSend(data, bytes));
+  if (!link) return;
+  const auto* p = static_cast<const uint8_t*>(data);
+  if (!relayed) {
+    link->send(new detail::OwnedSend(std::vector<uint8_t>(p, p + bytes), kControlContext));
+    return;
+  }
+  detail::RelayPrefix prefix{rank_, dst, MsgHeader{kControlContext, 0, bytes, 0}};
+  link->send(new detail::OwnedSend(detail::relay_frame(prefix, p), kRelayContext));
 }
 
 bool Engine::is_lost(int r) {

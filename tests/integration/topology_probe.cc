@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
+// A rank program for NEXAR_TOPOLOGY (tests/integration/topology_test.cc), under nexrun:
+//   topology_probe pairs   every rank sends every other rank three small messages on one
+//                          tag and one large (above the eager limit) on another, and
+//                          receives them, printing "rank R: from S small <fnv1a of the
+//                          three in order> large <fnv1a>"; then each sends one int to
+//                          rank+3 and probes for it from any source ("rank R: probed S
+//                          bytes B value V"), and allreduces ("rank R: allreduce <sum>")
+//   topology_probe relay   kregular:2 at np 4 (a ring; 2's messages to 0 go through 3 and
+//                          0's to 2 through 1): rank 3 ends right after init; after 0.5 s
+//                          rank 0 receives from 2 and rank 2 sends to 0, printing
+//                          "rank R: recv|send <result> (<error text>)"; nobody finalizes
+//   topology_probe pairs mixed   rank 1 sets NEXAR_TOPOLOGY=hypercube before nexar_init
+//                          (the others keep the environment's): init must fail on every rank.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "probe_util.h"
+
+using probe::g_rank;
+using probe::g_world;
+
+namespace {
+
+constexpr size_t kSmall = 100, kLarge = 200000;  // the eager limit is 64 KiB
+constexpr int kSmalls = 3;
+int g_size = 0;
+
+std::vector<unsigned char> pattern_buf(int sender, int msg, size_t n) {
+  std::vector<unsigned char> b(n);
+  for (size_t i = 0; i < n; ++i) b[i] = probe::pattern(sender, msg, i);
+  return b;
+}
+
+// Message number k of the smalls from sender to receiver, and the large one.
+int small_id(int receiver, int k) { return 10 * receiver + k; }
+int large_id(int receiver) { return 10 * receiver + 9; }
+
+void pairs() {
+  const size_t n = static_cast<size_t>(g_size);
+  std::vector<std::vector<unsigned char>> out(n * (kSmalls + 1)), in(n * (kSmalls + 1));
+  std::vector<nexar_request_t> reqs;
+  for (int p = 0; p < g_size; ++p) {
+    if (p == g_rank) continue;
+    const size_t at = static_cast<size_t>(p) * (kSmalls + 1);
+    for (int k = 0; k < kSmalls; ++k) {
+      in[at + static_cast<size_t>(k)].resize(kSmall);
+      reqs.emplace_back();
+      PROBE_OK(nexar_irecv(in[at + static_cast<size_t>(k)].data(), kSmall, NEXAR_UINT8, p, 5, g_world, &reqs.back()));
+    }
+    in[at + kSmalls].resize(kLarge);
+    reqs.emplace_back();
+    PROBE_OK(nexar_irecv(in[at + kSmalls].data(), kLarge, NEXAR_UINT8, p, 6, g_world, &reqs.back()));
+  }
+  for (int p = 0; p < g_size; ++p) {
+    if (p == g_rank) continue;
+    const size_t at = static_cast<size_t>(p) * (kSmalls + 1);
+    for (int k = 0; k < kSmalls; ++k) {
+      out[at + static_cast<size_t>(k)] = pattern_buf(g_rank, small_id(p, k), kSmall);
+      reqs.emplace_back();
+      PROBE_OK(nexar_isend(out[at + static_cast<size_t>(k)].data(), kSmall, NEXAR_UINT8, p, 5, g_world, &reqs.back()));
+    }
+    out[at + kSmalls] = pattern_buf(g_rank, large_id(p), kLarge);
+    reqs.emplace_back();
+    PROBE_OK(nexar_isend(out[at + kSmalls].data(), kLarge, NEXAR_UINT8, p, 6, g_world, &reqs.back()));
+  }
+  PROBE_OK(nexar_waitall(static_cast<int>(reqs.size()), reqs.data()));
+  for (int p = 0; p < g_size; ++p) {
+    if (p == g_rank) continue;
+    const size_t at = static_cast<size_t>(p) * (kSmalls + 1);
+    std::vector<unsigned char> smalls;
+    for (int k = 0; k < kSmalls; ++k)
+      smalls.insert(smalls.end(), in[at + static_cast<size_t>(k)].begin(), in[at + static_cast<size_t>(k)].end());
+    std::printf("rank %d: from %d small %016llx large %016llx\n", g_rank, p,
+                static_cast<unsigned long long>(probe::fnv1a(smalls.data(), smalls.size())),
+                static_cast<unsigned long long>(probe::fnv1a(in[at + kSmalls].data(), kLarge)));
+  }
+  const int to = (g_rank + 3) % g_size;
+  int32_t token = 700 + g_rank, got = -1;
+  nexar_request_t sreq;
+  PROBE_OK(nexar_isend(&token, 1, NEXAR_INT32, to, 7, g_world, &sreq));
+  nexar_status_t st;
+  PROBE_OK(nexar_probe(NEXAR_ANY_SOURCE, 7, g_world, &st));
+  PROBE_OK(nexar_recv(&got, 1, NEXAR_INT32, st.source, 7, g_world));
+  PROBE_OK(nexar_wait(sreq));
+  std::printf("rank %d: probed %d bytes %zu value %d\n", g_rank, st.source, static_cast<size_t>(st.bytes), got);
+  int64_t mine = 1000 + g_rank, sum = 0;
+  PROBE_OK(nexar_allreduce(&mine, &sum, 1, NEXAR_INT64, NEXAR_SUM, g_world));
+  std::printf("rank %d: allreduce %lld\n", g_rank, static_cast<long long>(sum));
+}
+
+void relay() {
+  if (g_rank == 3) {
+    std::fflush(stdout);
+    std::_Exit(3);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  int32_t v = 0;
+  if (g_rank == 0) {
+    nexar_result_t r = nexar_recv(&v, 1, NEXAR_INT32, 2, 0, g_world);
+    std::printf("rank 0: recv %s (%s)\n", nexar_result_string(r), nexar_comm_last_error(g_world));
+  }
+  if (g_rank == 2) {
+    nexar_result_t r = nexar_send(&v, 1, NEXAR_INT32, 0, 0, g_world);
+    std::printf("rank 2: send %s (%s)\n", nexar_result_string(r), nexar_comm_last_error(g_world));
+  }
+  std::fflush(stdout);
+  std::_Exit(0);  // the closing barrier would wait for rank 3
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  const bool mixed = argc > 2 && std::strcmp(argv[2], "mixed") == 0;
+  if (mode != "pairs" && mode != "relay") {
+    std::fprintf(stderr, "usage: topology_probe pairs|relay [mixed]\n");
+    return 2;
+  }
+  const char* rank_env = std::getenv("NEXAR_RANK");
+  if (mixed && rank_env && std::atoi(rank_env) == 1) ::setenv("NEXAR_TOPOLOGY", "hypercube", 1);
+  PROBE_OK(nexar_init(&g_world));
+  PROBE_OK(nexar_comm_rank(g_world, &g_rank));
+  PROBE_OK(nexar_comm_size(g_world, &g_size));
+  if (mode == "pairs") pairs();
+  if (mode == "relay") relay();
+  std::fflush(stdout);
+  nexar_comm_destroy(g_world);
+  return 0;
+}

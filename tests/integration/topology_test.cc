@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
+// NEXAR_TOPOLOGY end to end (topology_probe under nexrun, QUIC forced, np 8): every pair
+// exchanges messages, three in order on one tag and a large one, most of them relayed
+// through neighbours; they arrive exact and in order; a probe from any source finds a
+// relayed message; an allreduce over relays is exact; each rank holds links to its
+// neighbours in the graph only (the INFO line nexar_comm_destroy logs). A lost relay is
+// NEXAR_ERR_PEER_LOST naming it, to the sender and the receiver; unknown values and a
+// topology that differs between ranks are refused by name.
+#include <catch.hpp>
+
+#include <cstdio>
+
+#include "launcher/rank_run.h"
+#include "pattern.h"
+
+using launcher_test::count_of;
+using launcher_test::expect_ok;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr size_t kSmall = 100, kLarge = 200000;  // as in topology_probe.cc
+constexpr int kSmalls = 3;
+
+launcher_test::RankRun run(int np, const std::vector<std::string>& args, const std::string& topology,
+                           const std::string& connect, std::vector<std::string> env = {},
+                           const std::vector<std::string>& opts = {}) {
+  std::vector<std::string> a = {TOPOLOGY_PROBE};
+  a.insert(a.end(), args.begin(), args.end());
+  env.insert(env.end(), {"NEXAR_TRANSPORT=quic", "NEXAR_TOPOLOGY=" + topology, "NEXAR_CONNECT=" + connect,
+                         "NEXAR_DEBUG=INFO", "NEXAR_DEBUG_SUBSYS=INIT"});
+  return launcher_test::run_ranks(np, a, env, opts, 60s);
+}
+
+std::string hex(uint64_t h) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(h));
+  return b;
+}
+
+// What rank `to` receives from `from` (topology_probe.cc's pairs()).
+std::string pair_line(int to, int from) {
+  std::vector<unsigned char> smalls;
+  for (int k = 0; k < kSmalls; ++k)
+    for (size_t i = 0; i < kSmall; ++i) smalls.push_back(probe::pattern(from, 10 * to + k, i));
+  return "rank " + std::to_string(to) + ": from " + std::to_string(from) + " small " +
+         hex(probe::fnv1a(smalls.data(), smalls.size())) + " large " + hex(probe::pattern_fnv1a(from, 10 * to + 9, kLarge));
+}
+
+void check_pairs(int np, const std::string& topology, const std::string& connect, int neighbours) {
+  auto r = run(np, {"pairs"}, topology, connect);
+  expect_ok(r, np, "allreduce " + std::to_string(1000 * np + np * (np - 1) / 2));
+  INFO(topology << " " << connect << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err);
+  for (int rank = 0; rank < np; ++rank) {
+    for (int from = 0; from < np; ++from)
+      if (from != rank) CHECK(count_of(r.out, pair_line(rank, from)) == 1);
+    const int from = (rank + np - 3) % np;
+    CHECK(count_of(r.out, "rank " + std::to_string(rank) + ": probed " + std::to_string(from) + " bytes 4 value " +
+                              std::to_string(700 + from)) == 1);
+    // Links exist to the graph's neighbours only; eager connects all of them at init.
+    const std::string prefix = "rank " + std::to_string(rank) + ": ";
+    const std::string suffix = " of " + std::to_string(neighbours) + " network peers connected (QUIC, NEXAR_CONNECT=" +
+                               connect + ") before the closing barrier";
+    int found = 0;
+    for (int used = 0; used <= neighbours; ++used)
+      if (count_of(r.err, prefix + std::to_string(used) + suffix) == 1) {
+        ++found;
+        if (connect == "eager") CHECK(used == neighbours);
+      }
+    CHECK(found == 1);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("topology: hypercube and kregular:2 at np 8 relay every pair's messages exact and in order", "[topology]") {
+  check_pairs(8, "hypercube", "eager", 3);
+  check_pairs(8, "kregular:2", "lazy", 2);
+}
+
+TEST_CASE("topology: a lost relay is NEXAR_ERR_PEER_LOST naming it, to sender and receiver", "[topology]") {
+  auto r = run(4, {"relay"}, "kregular:2", "eager", {"NEXAR_TIMEOUT=30"}, {"--no-kill"});
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.end.finished);
+  CHECK(count_of(r.out, "rank 0: recv NEXAR_ERR_PEER_LOST (rank 3, which relays rank 2's messages to this rank, was "
+                        "lost") == 1);
+  CHECK(count_of(r.out, "rank 2: send NEXAR_ERR_PEER_LOST (rank 3, which relays this rank's messages to rank 0, was "
+                        "lost") == 1);
+}
+
+TEST_CASE("topology: unknown values and topologies that differ between ranks are refused by name", "[topology]") {
+  auto bad = launcher_test::run_ranks(2, {TOPOLOGY_PROBE, "pairs"}, {"NEXAR_TOPOLOGY=star"}, {}, 60s);
+  INFO("stderr:\n" << bad.err);
+  CHECK(bad.end.exit_code != 0);
+  CHECK(count_of(bad.err, "NEXAR_TOPOLOGY=star is not a topology (full, kregular:K or hypercube)") >= 1);
+  auto tcp = launcher_test::run_ranks(4, {TOPOLOGY_PROBE, "pairs"}, {"NEXAR_TOPOLOGY=kregular:2", "NEXAR_TRANSPORT=tcp"},
+                                      {}, 60s);
+  INFO("stderr:\n" << tcp.err);
+  CHECK(tcp.end.exit_code != 0);
+  CHECK(count_of(tcp.err, "NEXAR_TOPOLOGY=kregular:2 works with QUIC only") >= 1);
+  // Rank 1 hypercube, ranks 0 and 2 kregular:2: every rank fails its init naming the
+  // difference (undetected, a relay could forward to a rank it holds no link to).
+  auto mixed = run(3, {"pairs", "mixed"}, "kregular:2", "eager");
+  INFO("stderr:\n" << mixed.err);
+  CHECK(mixed.end.exit_code != 0);
+  CHECK(count_of(mixed.err, "rank 0 has kregular:2, rank 1 has hypercube") >= 1);
+  CHECK(count_of(mixed.err, "rank 1 has hypercube, rank 0 has kregular:2") >= 1);
+  CHECK(count_of(mixed.err, "rank 2 has kregular:2, rank 1 has hypercube") >= 1);
+}
