@@ -5,6 +5,7 @@
 #include "bootstrap/address_select.h"
 #include "bootstrap/connect_mode.h"
 #include "bootstrap/host_identity.h"
+#include "bootstrap/relay_drain.h"
 #include "bootstrap/unique_id_join.h"
 #include "core/log.h"
 #include "core/cores.h"
@@ -358,6 +359,16 @@ Status World::shutdown(p2p::Clock::time_point deadline, bool broken) {
   if (closed_) return Status::Ok();
   closed_ = true;
   Status first;
+  const int n = info_.world_size;
+  // A sparse topology (the same on every rank): no goodbye while a message this rank
+  // relays may still be on its way (relay_drain.h).
+  if (!broken && topology::neighbours(topology_, n, 0).size() + 1 < static_cast<size_t>(n)) {
+    std::vector<int> direct;
+    for (int p = 0; p < n; ++p)
+      if (p != info_.rank && !engine_->is_lost(p) && (links_[static_cast<size_t>(p)] || uses_shm(p))) direct.push_back(p);
+    first = drain_relays(*engine_, direct, drain_rounds(topology_, n), deadline);
+    if (!first.ok()) NX_WARN(INIT, "rank %d: %s", info_.rank, first.to_string().c_str());
+  }
   // Peers lost before (a shrunk world's dead ranks) have nothing to say goodbye to.
   std::vector<bool> lost(links_.size());
   for (size_t p = 0; p < links_.size(); ++p) lost[p] = engine_->is_lost(static_cast<int>(p));
