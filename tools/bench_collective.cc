@@ -2,6 +2,7 @@
 // Copyright 2026 The nexar authors
 #include "bench_collective.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -74,7 +75,9 @@ void BenchCollective::prepare(size_t bytes) {
   const bool root = rank_ == root_;
   const bool family = name_ == "allgather" || name_ == "gather" || name_ == "scatter" || name_ == "reduce_scatter" ||
                       name_ == "alltoall";
-  count_ = name_ == "barrier" ? 0 : family ? bytes / (p * es_) : bytes / es_;
+  // A size above 0 but below one element per rank times one element per rank (the
+  // smallest call that moves data; docs/benchmarks.md, "The smallest size"), as mpi-bench does.
+  count_ = name_ == "barrier" ? 0 : family ? std::max<size_t>(bytes ? 1 : 0, bytes / (p * es_)) : bytes / es_;
   bytes_ = family ? count_ * p * es_ : count_ * es_;
   const size_t n = count_, all = n * p;
   send_elems_ = recv_elems_ = 0;

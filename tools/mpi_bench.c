@@ -127,7 +127,8 @@ static buffers prepare(const options* o, size_t bytes) {
   buffers b;
   const size_t p = (size_t)nranks_;
   const int family = strcmp(o->coll, "allreduce") && strcmp(o->coll, "broadcast");
-  b.count = family ? bytes / (p * sizeof(float)) : bytes / sizeof(float);
+  /* above 0 but below one element per rank: one element per rank, as nexar-bench does */
+  b.count = family ? (bytes && bytes < p * sizeof(float) ? 1 : bytes / (p * sizeof(float))) : bytes / sizeof(float);
   b.bytes = family ? b.count * p * sizeof(float) : b.count * sizeof(float);
   b.send_elems = !strcmp(o->coll, "broadcast") ? 0 : family && strcmp(o->coll, "allgather") ? b.count * p : b.count;
   b.recv_elems = family && strcmp(o->coll, "reduce_scatter") ? b.count * p : b.count;

@@ -126,6 +126,7 @@ TEST_CASE("ranks that disagree all get NEXAR_ERR_MISMATCH naming both calls", "[
                                 {"root_scatter", 3, ""},
                                 {"count_scan", 4, ""},
                                 {"count_bucketed", 3, ""},
+                                {"count_empty", 2, ""},
                                 {"count", 3, "allreduce:ring_pipelined"},
                                 {"kind", 5, ""},
                                 {"order", 3, ""}};

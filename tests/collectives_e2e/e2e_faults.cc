@@ -150,6 +150,9 @@ void scenario_mismatch(const std::string& what) {
     const size_t counts[1] = {odd ? size_t{0} : size_t{8}};
     r = nexar_allreduce_bucketed(bufs, counts, 1, NEXAR_INT32, NEXAR_SUM, g_world);
     words = {"count 0", "count 8"};
+  } else if (what == "count_empty") {  // an empty call (legal) against a non-empty one
+    r = nexar_allgather(in.data(), out.data(), odd ? 0 : 4, NEXAR_INT32, g_world);
+    words = {"count 0", "count 4"};
   } else if (what == "kind") {
     r = odd ? nexar_broadcast(in.data(), 8, NEXAR_INT32, 0, g_world)
             : nexar_allreduce(in.data(), out.data(), 8, NEXAR_INT32, NEXAR_SUM, g_world);
