@@ -40,6 +40,7 @@ std::unique_ptr<Endpoint> make_endpoint(std::shared_ptr<const tls::Context> tls,
   cfg.bind_address = opt.bind;
   cfg.idle_timeout_s = opt.idle_timeout_s;
   cfg.keepalive_s = opt.keepalive_s;
+  cfg.congestion = opt.congestion;
   if (opt.server) cfg.accept_alpns = {"nexar/1"};
   std::unique_ptr<Endpoint> ep;
   Status st = Endpoint::create(cfg, &ep);

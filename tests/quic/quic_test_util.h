@@ -39,6 +39,7 @@ struct EndpointOptions {
   std::string bind = "127.0.0.1";
   double idle_timeout_s = 5;
   double keepalive_s = 1;
+  std::string congestion = "cubic";  // NEXAR_QUIC_CC
 };
 std::unique_ptr<Endpoint> make_endpoint(std::shared_ptr<const tls::Context> tls, const EndpointOptions& opt = {});
 

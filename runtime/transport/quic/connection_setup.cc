@@ -9,6 +9,7 @@
 #include <ctime>
 
 #include "core/log.h"
+#include "transport/quic/congestion.h"
 #include "transport/quic/connection_callbacks.h"
 #include "transport/quic/endpoint_impl.h"
 #include "transport/quic/path_mtu.h"
@@ -84,6 +85,7 @@ Status ConnectionImpl::init_common(const ngtcp2_cid& dcid, const ngtcp2_cid& sci
   settings.max_tx_udp_payload_size = sizing.max_udp_payload;
   settings.no_tx_udp_payload_size_shaping = sizing.discover ? 0 : 1;
   settings.no_pmtud = sizing.discover ? 0 : 1;
+  settings.cc_algo = congestion_algo(cfg.congestion);
   settings.ack_thresh = std::max<size_t>(cfg.ack_thresh, 1);
   settings.max_window = cfg.max_conn_window;
   settings.max_stream_window = cfg.max_stream_window;
@@ -119,8 +121,9 @@ Status ConnectionImpl::init_common(const ngtcp2_cid& dcid, const ngtcp2_cid& sci
   gnutls_session_set_ptr(session_, &conn_ref_);
   ngtcp2_conn_set_tls_native_handle(conn_, session_);
   txbuf_.resize(UdpSocket::kMaxGsoBytes + settings.max_tx_udp_payload_size);
-  NX_TRACE(NET, "QUIC to %s: UDP payload %zu%s", remote_.to_string().c_str(), sizing.max_udp_payload,
-           sizing.discover ? " at most (path-MTU discovery from 1200)" : "");
+  NX_TRACE(NET, "QUIC to %s: UDP payload %zu%s, congestion control %s", remote_.to_string().c_str(),
+           sizing.max_udp_payload, sizing.discover ? " at most (path-MTU discovery from 1200)" : "",
+           congestion_algo_name(settings.cc_algo));
   return Status::Ok();
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/log.h"
 #include "core/params.h"
+#include "transport/quic/congestion.h"
 #include "transport/quic/endpoint_impl.h"
 
 namespace nexar::quic {
@@ -23,6 +24,7 @@ Status Endpoint::create(const EndpointConfig& config, std::unique_ptr<Endpoint>*
   if (config.max_udp_payload != 0 && (config.max_udp_payload < 1200 || config.max_udp_payload > 65527))
     return Status(NEXAR_ERR_INVALID_ARGUMENT,
                   strprintf("QUIC packet size %zu outside 1200..65527 (0: the path decides)", config.max_udp_payload));
+  NX_RETURN_IF_ERROR(check_congestion_name(config.congestion));
   // A port range (firewalls): the first free port in it.
   const uint32_t last = config.port_max > config.port ? config.port_max : config.port;
   Status s;
@@ -153,6 +155,7 @@ EndpointConfig endpoint_config_from_params(std::shared_ptr<const tls::Context> t
   c.max_udp_payload = pkt <= 0 ? 0 : static_cast<size_t>(pkt < 1200 ? 1200 : (pkt > 65527 ? 65527 : pkt));
   int64_t thresh = param::NEXAR_QUIC_ACK_THRESH.get();
   c.ack_thresh = static_cast<size_t>(thresh < 1 ? 1 : thresh);
+  c.congestion = param::NEXAR_QUIC_CC.get();
   // Keep-alive must beat the idle timeout, or an idle connection would die.
   if (c.keepalive_s <= 0 || c.keepalive_s >= c.idle_timeout_s) c.keepalive_s = c.idle_timeout_s / 3;
   std::string addr = param::NEXAR_ADDR.get();

@@ -37,6 +37,7 @@ struct EndpointConfig {
   // UDP payload within the route's MTU (NEXAR_QUIC_PACKET_SIZE).
   size_t max_udp_payload = 0;
   size_t ack_thresh = 8;           // NEXAR_QUIC_ACK_THRESH
+  std::string congestion = "cubic";  // NEXAR_QUIC_CC (congestion.h)
   uint64_t stream_window = 16u << 20;      // initial per-stream receive window
   uint64_t max_stream_window = 64u << 20;  // auto-tuning ceiling
   uint64_t conn_window = 64u << 20;
