@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <filesystem>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -47,7 +48,10 @@ struct TempDir {
     REQUIRE(mkdtemp(tmpl));
     path = tmpl;
   }
-  ~TempDir() { (void)std::system(("rm -rf '" + path + "'").c_str()); }
+  ~TempDir() {
+    std::error_code ec;  // a leftover temporary directory is not the test's failure
+    std::filesystem::remove_all(path, ec);
+  }
 };
 
 // Runs body with NEXAR_DEBUG=level and NEXAR_DEBUG_SUBSYS=subsys (empty: unset) logging to
