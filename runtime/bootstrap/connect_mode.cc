@@ -31,7 +31,7 @@ Status same_connect_mode(int me, bool lazy, int peer, const std::string& theirs)
 Status topology_from_params(const std::string& transport, int n, topology::Topology* t) {
   const std::string text = param::NEXAR_TOPOLOGY.get();
   NX_RETURN_IF_ERROR(topology::parse(text, n, t));
-  if (transport == "tcp" && n > 1 && topology::neighbours(*t, n, 0).size() + 1 < static_cast<size_t>(n))
+  if (transport == "tcp" && !topology::complete(*t, n))
     return Status(NEXAR_ERR_INVALID_ARGUMENT,
                   strprintf("NEXAR_TOPOLOGY=%s works with QUIC only (NEXAR_TRANSPORT=auto or quic), not "
                             "NEXAR_TRANSPORT=tcp", text.c_str()));

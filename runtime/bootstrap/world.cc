@@ -362,7 +362,7 @@ Status World::shutdown(p2p::Clock::time_point deadline, bool broken) {
   const int n = info_.world_size;
   // A sparse topology (the same on every rank): no goodbye while a message this rank
   // relays may still be on its way (relay_drain.h).
-  if (!broken && topology::neighbours(topology_, n, 0).size() + 1 < static_cast<size_t>(n)) {
+  if (!broken && !topology::complete(topology_, n)) {
     std::vector<int> direct;
     for (int p = 0; p < n; ++p)
       if (p != info_.rank && !engine_->is_lost(p) && (links_[static_cast<size_t>(p)] || uses_shm(p))) direct.push_back(p);

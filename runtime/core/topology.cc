@@ -84,6 +84,14 @@ bool adjacent(const Topology& t, int n, int a, int b) {
   return d <= t.k / 2 || (antipode(t, n) && d == n / 2);
 }
 
+bool complete(const Topology& t, int n) {
+  if (full_in(t, n)) return true;
+  // A hypercube of more than 2 ranks has ranks two bits apart; a circulant kregular graph
+  // gives every rank rank 0's degree.
+  if (t.kind == Kind::kHypercube) return n <= 2;
+  return neighbours(t, n, 0).size() + 1 >= static_cast<size_t>(n);
+}
+
 std::vector<int> neighbours(const Topology& t, int n, int r) {
   std::vector<int> out;
   for (int p = 0; p < n; ++p)

@@ -32,6 +32,8 @@ Status parse(const std::string& text, int n, Topology* out);
 std::string name(const Topology& t);
 
 bool adjacent(const Topology& t, int n, int a, int b);
+// Every rank is adjacent to every other in a world of n: nothing is relayed.
+bool complete(const Topology& t, int n);
 // The ranks adjacent to r, ascending.
 std::vector<int> neighbours(const Topology& t, int n, int r);
 // The neighbour of from that a message to `to` goes through next (to itself when

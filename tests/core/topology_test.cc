@@ -101,3 +101,20 @@ TEST_CASE("topology: an odd K crosses the ring through the antipode") {
   CHECK(route(t, 64, 0, 31, 64) <= 2);  // across, then one step back
   CHECK(route(t, 64, 0, 16, 64) <= 16);
 }
+
+// complete() is what decides whether a world relays at all (init refuses a sparse topology
+// over TCP; destroy drains relays): it must agree with adjacent() for every pair.
+TEST_CASE("topology: complete exactly when every pair is adjacent") {
+  for (const char* text : {"full", "kregular:2", "kregular:3", "kregular:4", "hypercube"}) {
+    for (int n = 1; n <= 20; ++n) {
+      Topology t;
+      if (!parse(text, n, &t).ok()) continue;  // an odd K in an odd world
+      bool every_pair = true;
+      for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b) every_pair = every_pair && (a == b || adjacent(t, n, a, b));
+      INFO(text << " at n " << n);
+      CHECK(complete(t, n) == every_pair);
+    }
+  }
+  CHECK_FALSE(complete(parsed("hypercube", 3), 3));  // rank 0 reaches both, 1 and 2 do not meet
+}
