@@ -43,9 +43,11 @@ class WorldProgress final : public transport::Progress, public p2p::SpinListener
   }
   void spin_end(bool going_to_sleep) override {
     if (quic::Endpoint* ep = endpoint_.load(std::memory_order_acquire)) ep->leave_spin(going_to_sleep);
+    if (tcp::Hub* tcp = tcp_.load(std::memory_order_acquire)) tcp->leave_spin(going_to_sleep);
   }
   void sleep_end() override {
     if (quic::Endpoint* ep = endpoint_.load(std::memory_order_acquire)) ep->leave_sleep();
+    if (tcp::Hub* tcp = tcp_.load(std::memory_order_acquire)) tcp->leave_sleep();
   }
 
  private:

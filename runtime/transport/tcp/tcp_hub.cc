@@ -23,6 +23,11 @@ namespace {
 
 constexpr uint64_t kListenTag = 1, kWakeTag = 2, kInnerTag = 3;
 constexpr size_t kMaxPending = 64;  // connections being proven at once; more are refused
+// A poll() this recent means threads are waiting and reading the sockets: the hub's thread
+// stays blind, and looks again after kBlindBoundMs (a thread that stopped polling without
+// sleeping, e.g. computing, still gets its sockets read within about a millisecond).
+constexpr int64_t kStalePollerNs = 100000;
+constexpr int kBlindBoundMs = 1;
 
 Status sys_error(const std::string& what) { return Status(NEXAR_ERR_INTERNAL, what + ": " + std::strerror(errno)); }
 
@@ -82,8 +87,7 @@ Status Hub::create(const HubConfig& cfg, std::unique_ptr<Hub>* out) {
 Hub::~Hub() {
   if (thread_.joinable()) {
     stop_.store(true);
-    uint64_t one = 1;
-    (void)!::write(wake_fd_, &one, sizeof(one));
+    wake();
     thread_.join();
   }
   for (auto& [p, pend] : pending_) ::close(pend->fd);
@@ -99,6 +103,10 @@ void Hub::post(std::function<void()> fn) {
     std::lock_guard<std::mutex> lock(post_mu_);
     posted_.push_back(std::move(fn));
   }
+  wake();
+}
+
+void Hub::wake() {
   uint64_t one = 1;
   (void)!::write(wake_fd_, &one, sizeof(one));
 }
@@ -138,7 +146,38 @@ void Hub::watch(int fd, TcpLink* link) {
 
 void Hub::unwatch(int fd) { ::epoll_ctl(inner_, EPOLL_CTL_DEL, fd, nullptr); }
 
-void Hub::poll() { poll_inner(); }
+void Hub::poll() {
+  last_poll_ns_.store(now_ns(), std::memory_order_relaxed);
+  poll_inner();
+}
+
+void Hub::leave_spin(bool going_to_sleep) {
+  if (!going_to_sleep) return;  // it got its message: a blind thread stays blind
+  sleepers_.fetch_add(1, std::memory_order_seq_cst);
+  if (blind_.load(std::memory_order_seq_cst)) wake();
+}
+
+void Hub::leave_sleep() { sleepers_.fetch_sub(1, std::memory_order_seq_cst); }
+
+bool Hub::decide_blind() {
+  bool blind = false;
+  if (sleepers_.load(std::memory_order_relaxed) == 0 &&
+      now_ns() - last_poll_ns_.load(std::memory_order_relaxed) < kStalePollerNs) {
+    blind_.store(true, std::memory_order_seq_cst);
+    blind = sleepers_.load(std::memory_order_seq_cst) == 0;
+    if (!blind) blind_.store(false, std::memory_order_relaxed);
+  }
+  if (blind != inner_muted_) {
+    // Events that come meanwhile stay in the inner set: pollers take them, or this thread
+    // once it watches again.
+    epoll_event ev{};
+    ev.events = blind ? 0u : static_cast<uint32_t>(EPOLLIN);
+    ev.data.u64 = kInnerTag;
+    ::epoll_ctl(outer_, EPOLL_CTL_MOD, inner_, &ev);
+    inner_muted_ = blind;
+  }
+  return blind;
+}
 
 void Hub::poll_inner() {
   epoll_event evs[16];
@@ -155,8 +194,11 @@ void Hub::run() {
   int64_t next_tick = now_ns() + tick_ns;
   while (!stop_.load()) {
     epoll_event evs[32];
-    const int64_t wait_ms = std::max<int64_t>(0, (next_tick - now_ns()) / 1000000);
+    const bool blind = decide_blind();
+    int64_t wait_ms = std::max<int64_t>(0, (next_tick - now_ns()) / 1000000);
+    if (blind) wait_ms = std::min<int64_t>(wait_ms, kBlindBoundMs);
     const int n = ::epoll_wait(outer_, evs, 32, static_cast<int>(wait_ms));
+    if (blind) blind_.store(false, std::memory_order_relaxed);
     for (int i = 0; i < n; ++i) {
       const uint64_t tag = evs[i].data.u64;
       if (tag == kListenTag) {

@@ -4,7 +4,11 @@
 // proofs of connections being formed (tcp_handshake.h), and one epoll thread that moves
 // bytes for the proven links, sends keep-alives and declares silent peers lost.
 // Waiting threads may poll the links' sockets themselves (poll()): the hand-off to this
-// thread costs tens of microseconds per message.
+// thread costs tens of microseconds per message. While they poll, this thread leaves the
+// links' sockets to them (it is "blind"): else every message woke it too, and on a busy
+// core it ran ahead of the poller that waits for that message (two context switches and
+// three system calls on the message's path). A poller that gives up and sleeps makes it
+// watch again (leave_spin / leave_sleep).
 //
 // Two epoll sets: the outer one (listener, handshakes, wake-ups, the inner set) only
 // this thread waits on; the inner one holds the proven links' sockets (edge-triggered),
@@ -49,6 +53,10 @@ class Hub {
   bool on_thread() const { return std::this_thread::get_id() == thread_.get_id(); }
   // A waiting thread's poll: moves whatever the links' sockets have now. Non-blocking.
   void poll();
+  // A waiting thread's spin ended (going_to_sleep: it now sleeps, so this thread watches
+  // the sockets until leave_sleep()).
+  void leave_spin(bool going_to_sleep);
+  void leave_sleep();
   // A proven link's socket joins the inner set.
   void watch(int fd, TcpLink* link);
   void unwatch(int fd);
@@ -70,12 +78,20 @@ class Hub {
   void drop_pending(Pending* p, const Status& why);
   void poll_inner();
   void tick();
+  bool decide_blind();  // the hub's thread, before it waits
+  void wake();
 
   const HubConfig cfg_;
   std::string local_address_;
   int listen_fd_ = -1, outer_ = -1, inner_ = -1, wake_fd_ = -1;
   std::thread thread_;
   std::atomic<bool> stop_{false};
+  // Blindness (Dekker between decide_blind and leave_spin: the thread sets blind_ then reads
+  // sleepers_, a waiter raises sleepers_ then reads blind_; one sees the other).
+  std::atomic<int64_t> last_poll_ns_{0};  // a waiting thread's latest poll()
+  std::atomic<int> sleepers_{0};          // waiting threads asleep after their spin
+  std::atomic<bool> blind_{false};
+  bool inner_muted_ = false;  // the hub's thread: the inner set is out of its epoll_wait
   std::unique_ptr<std::atomic<TcpLink*>[]> links_;  // index: world rank; set while the thread runs
   std::unordered_map<Pending*, std::unique_ptr<Pending>> pending_;  // the hub's thread only
   std::mutex post_mu_;
