@@ -56,6 +56,9 @@ const std::vector<AlgoDesc>& algo_table() {
        reduce_binomial, false},
       {K::REDUCE, "reduce_scatter_gather", "any p; large messages", "2(p-1) a + 2n(p-1)/p b + n(p-1)/p g", nullptr,
        reduce_scatter_gather_cost, reduce_scatter_gather},
+      {K::ALLGATHER, "shm_flat", "ranks of one host with shared slots; inputs up to NEXAR_SHM_COLL_INLINE",
+       "a/2 + n(p+1)/p b (n = p * count bytes)", nullptr, allgather_shm_flat_cost, allgather_shm_flat, true,
+       SlotUse::INLINE},
       {K::ALLGATHER, "shm_direct", "ranks of one host with shared slots that may read each other's memory (CMA); each rank reads every block from its owner",
        "a + (p-1) a/4 + n(p-1)/p b (n = p * count bytes)", nullptr, allgather_shm_direct_cost, allgather_shm_direct,
        true, SlotUse::DIRECT},
@@ -63,6 +66,9 @@ const std::vector<AlgoDesc>& algo_table() {
        allgather_recursive_doubling_cost, allgather_recursive_doubling},
       {K::ALLGATHER, "ring", "any p", "(p-1) a + n(p-1)/p b (n = p * count bytes)", nullptr, allgather_ring_cost,
        allgather_ring},
+      {K::REDUCE_SCATTER, "shm_flat", "ranks of one host with shared slots; inputs (p * count) up to NEXAR_SHM_COLL_INLINE",
+       "a/2 + n(p+1)/p b + n g (n = p * count bytes)", nullptr, reduce_scatter_shm_flat_cost, reduce_scatter_shm_flat,
+       true, SlotUse::INLINE},
       {K::REDUCE_SCATTER, "shm_direct", "ranks of one host with shared slots that may read each other's memory (CMA); rank r reduces block r from every input",
        "a + (p-1) a/4 + n(p-1)/p (b + g) (n = p * count bytes)", nullptr, reduce_scatter_shm_direct_cost,
        reduce_scatter_shm_direct, true, SlotUse::DIRECT},
@@ -80,6 +86,8 @@ const std::vector<AlgoDesc>& algo_table() {
        SlotUse::DIRECT},
       {K::SCATTER, "binomial", "any p", "L a + n(p-1)/p b (n = p * count bytes)", nullptr, scatter_binomial_cost,
        scatter_binomial, false},
+      {K::ALLTOALL, "shm_flat", "ranks of one host with shared slots; inputs (p * count) up to NEXAR_SHM_COLL_INLINE",
+       "a/2 + 2n b (n = p * count bytes)", nullptr, alltoall_shm_flat_cost, alltoall_shm_flat, true, SlotUse::INLINE},
       {K::ALLTOALL, "shm_direct", "ranks of one host with shared slots that may read each other's memory (CMA); each rank reads its block of every sendbuf",
        "a + (p-1) a/4 + n(p-1)/p b (n = p * count bytes)", nullptr, alltoall_shm_direct_cost, alltoall_shm_direct,
        true, SlotUse::DIRECT},
@@ -119,14 +127,22 @@ const std::vector<AlgoDesc>& algo_table() {
   return table;
 }
 
+namespace {
+// What a shm_flat algorithm puts in a rank's slot: its input, one block or one per rank.
+double inline_input_bytes(const CollArgs& args, int p) {
+  const double elems = static_cast<double>(args.count) * (kind_traits(args.kind).in.span == Span::RANKS ? p : 1);
+  return elems * static_cast<double>(dtype_size(args.dtype));
+}
+}  // namespace
+
 const char* why_not_here(const AlgoDesc& d, int p, const CollArgs& args, const SlotCaps& caps) {
   if (const char* why = d.why_not ? d.why_not(p, args) : nullptr) return why;
   if (d.slots == SlotUse::NONE || p == 1) return nullptr;
   if (!caps.has_slots)
     return "it needs shared-memory collective slots: every rank on one host over shared memory, NEXAR_SHM_COLL=1, "
            "and a slot area free on every rank when the communicator was made";
-  if (d.slots == SlotUse::INLINE && static_cast<double>(args.count) * dtype_size(args.dtype) > caps.inline_bytes)
-    return "the payload is larger than NEXAR_SHM_COLL_INLINE";
+  if (d.slots == SlotUse::INLINE && inline_input_bytes(args, p) > static_cast<double>(caps.inline_bytes))
+    return "this rank's input is larger than NEXAR_SHM_COLL_INLINE";
   if (d.slots == SlotUse::DIRECT && !caps.can_read_all)
     return "ranks may not read each other's memory (CMA: NEXAR_SHM_CMA=0 or ptrace restrictions)";
   return nullptr;

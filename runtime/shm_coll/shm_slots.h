@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// What the shared-slot algorithms (allreduce/barrier/broadcast shm_flat, allreduce
-// shm_direct) see of a communicator whose ranks all share one host: one slot per member
+// What the shared-slot algorithms (the shm_flat, shm_direct and shm_stage collectives)
+// see of a communicator whose ranks all share one host: one slot per member
 // (shm_coll/coll_slot.h) and bounded waits on them. CollContext::shm_slots() returns
 // it, or nullptr where the communicator has none (then those algorithms do not apply).
 //

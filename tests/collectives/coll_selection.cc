@@ -303,6 +303,34 @@ TEST_CASE("every collective has a shared-memory algorithm the model picks where 
   }
 }
 
+TEST_CASE("one element per rank: allgather, reduce_scatter and alltoall go through the slots inline", "[select][slots]") {
+  ScopedEnv env("NEXAR_ALGO", nullptr);
+  const SlotCaps slots{true, 4096, true, 2};
+  for (CollKind k : {CollKind::ALLGATHER, CollKind::REDUCE_SCATTER, CollKind::ALLTOALL}) {
+    CollArgs a{k};
+    a.dtype = NEXAR_FLOAT32;
+    a.count = 1;
+    Choice c;
+    INFO(coll_kind_name(k));
+    for (int p : {2, 8}) {  // one slot round beats shm_direct's two and its p - 1 reads
+      REQUIRE(select_algorithm(a, p, CollTransport::SHM, &c, slots).ok());
+      CHECK(std::string(c.algo->name) == "shm_flat");
+    }
+    // The slot holds this rank's input: one block for allgather, p blocks for the others.
+    a.count = 128;  // 512 B a block, 4 KiB for 8 blocks: the inline limit itself
+    REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
+    CHECK(std::string(c.algo->name) == "shm_flat");
+    a.count = 129;
+    REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
+    CHECK(std::string(c.algo->name) == (k == CollKind::ALLGATHER ? "shm_flat" : "shm_direct"));
+    ScopedEnv force("NEXAR_ALGO", (std::string(coll_kind_name(k)) + ":shm_flat").c_str());
+    a.count = 1025;  // 4100 B: too large for the slot even as one block
+    const Status st = select_algorithm(a, 2, CollTransport::SHM, &c, slots);
+    CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
+    CHECK(contains(st.message(), "NEXAR_SHM_COLL_INLINE"));
+  }
+}
+
 TEST_CASE("with more ranks than cores on one host the message algorithms pay the crowding too", "[select][slots]") {
   ScopedEnv env("NEXAR_ALGO", nullptr);
   // 8 ranks on 2 cores, 64 KiB gathered / reduced: each message round waits for its
