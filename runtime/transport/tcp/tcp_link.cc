@@ -19,6 +19,7 @@ TcpLink::TcpLink(int self_rank, int peer, transport::InboundSink* sink, Hub* hub
       peer_(peer),
       eager_limit_(static_cast<uint64_t>(param::NEXAR_EAGER_LIMIT.get())),
       sink_(sink),
+      placer_(dynamic_cast<transport::PlacementSink*>(sink)),
       hub_(hub) {}
 
 TcpLink::~TcpLink() {
@@ -138,7 +139,12 @@ void TcpLink::fail_locked(const Status& why) {
   if (large_) {
     transport::InboundMsg* m = large_;
     large_ = nullptr;
-    sink_->on_message_abandon(m, why);
+    if (placed_) {
+      placed_ = claimed_ = false;
+      placer_->finish_placement(m, why);  // a placement ends with finish, claimed or not
+    } else {
+      sink_->on_message_abandon(m, why);
+    }
   }
   for (auto& [seq, a] : announced_)
     if (a.msg) sink_->on_message_abandon(a.msg, why);

@@ -11,6 +11,9 @@
 // once; a large one completes when the kernel has taken all of it.
 // Receiving: whoever polls (the hub's thread, or a waiting thread) drains the socket under
 // rx_mu_ (try-lock; a poller that finds it taken leaves a flag the holder re-checks).
+// A large payload whose receive is posted when its DATA frame begins is read straight into
+// that receive's buffer (placement_sink.h: claimed per drain, so a cancel never waits on
+// the network); otherwise it goes through the link's buffer to the sink in pieces.
 // Back-pressure: while the sink is over its limit the link grants no CTS (until resume()),
 // so no more large payloads come; small messages and payloads already granted still do.
 #pragma once
@@ -24,6 +27,7 @@
 #include <vector>
 
 #include "transport/net_link.h"
+#include "transport/placement_sink.h"
 #include "transport/quic_link/wire.h"
 
 namespace nexar::tcp {
@@ -88,14 +92,23 @@ class TcpLink final : public transport::NetLink {
   // Under tx_mu_: writes queued items; completed large ops go to *done.
   void flush_locked(std::vector<transport::SendOp*>* done);
   void drain_locked();  // under rx_mu_
+  void read_locked(int fd);  // under rx_mu_: reads and parses until the socket is empty
   bool parse_locked();  // under rx_mu_; false once the link failed
   void fail_locked(const Status& why);  // under rx_mu_
   void grant(uint64_t seq);  // sends CTS for seq (under rx_mu_)
+  // Under rx_mu_: the next n payload bytes of the message being read (data: where they
+  // are; null: already placed in its receive buffer).
+  void payload_locked(const uint8_t* data, size_t n);
+  // Under rx_mu_: the placed message's receive buffer (claimed for this drain), or null
+  // when its payload is discarded.
+  uint8_t* place_claim_locked();
+  void place_release_locked();  // under rx_mu_, before a drain ends
   bool on_cts(uint64_t seq);  // the peer has room: seq's payload joins the queue (false: no such send)
 
   const int self_rank_, peer_;
   const uint64_t eager_limit_;
   transport::InboundSink* const sink_;
+  transport::PlacementSink* const placer_;  // sink_ if it places payloads, else null
   Hub* const hub_;
   std::atomic<int> fd_{-1};
   std::string peer_address_;
@@ -124,6 +137,10 @@ class TcpLink final : public transport::NetLink {
   int granted_ = 0;                // CTS sent whose payload has not arrived whole
   transport::InboundMsg* large_ = nullptr;  // the message whose DATA payload is being read
   uint64_t large_left_ = 0;                  // its bytes still to come (dropped if large_ is null)
+  uint64_t large_len_ = 0;                   // its length
+  bool placed_ = false;   // large_'s payload goes through placement (BOUND or DISCARD at its start)
+  bool claimed_ = false;  // placed_ and claimed in this drain: place_dst_ is valid
+  uint8_t* place_dst_ = nullptr;  // the receive buffer (null: the payload is discarded)
   bool rx_dead_ = false;
   std::atomic<bool> paused_{false};  // the sink is over its limit: no CTS until resume
   std::atomic<bool> resume_requested_{false};

@@ -47,6 +47,11 @@ void TcpLink::drain_locked() {
       cts_owed_.pop_front();
     }
   }
+  read_locked(fd);
+  place_release_locked();
+}
+
+void TcpLink::read_locked(int fd) {
   // Reads on while the sink is full: only what was granted, and small messages, come.
   // A read that left space in the buffer took all the socket had: the next byte to arrive
   // raises a new edge-triggered event, so the read that would only say EAGAIN is skipped
@@ -55,18 +60,35 @@ void TcpLink::drain_locked() {
   for (;;) {
     if (!parse_locked() || emptied) return;
     if (rx_off_ == rx_end_) rx_off_ = rx_end_ = 0;
-    if (rx_end_ == rx_.size()) {  // a frame longer than the space left: make room
-      std::memmove(rx_.data(), rx_.data() + rx_off_, rx_end_ - rx_off_);
-      rx_end_ -= rx_off_;
-      rx_off_ = 0;
-      if (rx_end_ == rx_.size()) rx_.resize(rx_.size() * 2);
+    uint8_t* into = nullptr;
+    size_t space = 0;
+    bool direct = false;
+    if (placed_ && large_left_ > 0 && rx_off_ == rx_end_) {
+      // The rest of a placed payload: straight into the receive buffer.
+      if (uint8_t* dst = place_claim_locked()) {
+        into = dst + (large_len_ - large_left_);
+        space = static_cast<size_t>(large_left_);
+        direct = true;
+      }
     }
-    const size_t space = rx_.size() - rx_end_;
-    const ssize_t n = ::recv(fd, rx_.data() + rx_end_, space, MSG_DONTWAIT);
+    if (!direct) {
+      if (rx_end_ == rx_.size()) {  // a frame longer than the space left: make room
+        std::memmove(rx_.data(), rx_.data() + rx_off_, rx_end_ - rx_off_);
+        rx_end_ -= rx_off_;
+        rx_off_ = 0;
+        if (rx_end_ == rx_.size()) rx_.resize(rx_.size() * 2);
+      }
+      into = rx_.data() + rx_end_;
+      space = rx_.size() - rx_end_;
+    }
+    const ssize_t n = ::recv(fd, into, space, MSG_DONTWAIT);
     if (n > 0) {
-      rx_end_ += static_cast<size_t>(n);
-      emptied = static_cast<size_t>(n) < space;
       last_rx_ns_.store(now_ns());
+      emptied = static_cast<size_t>(n) < space;
+      if (direct)
+        payload_locked(nullptr, static_cast<size_t>(n));
+      else
+        rx_end_ += static_cast<size_t>(n);
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
@@ -74,6 +96,45 @@ void TcpLink::drain_locked() {
     return fail_locked(Status(NEXAR_ERR_PEER_LOST, n == 0 ? strprintf("rank %d closed its TCP connection", peer_)
                                                           : strprintf("rank %d's TCP connection: %s", peer_,
                                                                       std::strerror(errno))));
+  }
+}
+
+uint8_t* TcpLink::place_claim_locked() {
+  if (!claimed_) {
+    uint8_t* dst = nullptr;
+    // BOUND or DISCARD when the payload began; a bound receive stays bound until a cancel,
+    // which makes it DISCARD.
+    place_dst_ = placer_->claim_placement(large_, &dst) == transport::Placement::BOUND ? dst : nullptr;
+    claimed_ = true;
+  }
+  return place_dst_;
+}
+
+void TcpLink::place_release_locked() {
+  if (!claimed_) return;
+  claimed_ = false;
+  placer_->release_placement(large_);
+}
+
+void TcpLink::payload_locked(const uint8_t* data, size_t n) {
+  transport::InboundMsg* msg = large_;
+  const uint64_t off = large_len_ - large_left_;
+  large_left_ -= n;
+  if (placed_) {
+    if (data != nullptr)
+      if (uint8_t* dst = place_claim_locked()) std::memcpy(dst + off, data, n);
+    if (large_left_ == 0) {
+      placed_ = claimed_ = false;
+      placer_->finish_placement(msg, Status::Ok());  // frees msg
+    }
+  } else if (msg && !sink_->on_message_data(msg, data, n)) {  // the sink frees it with the last piece
+    paused_.store(true);
+  }
+  if (large_left_ > 0) return;
+  large_ = nullptr;
+  if (--granted_ < kMaxGranted && !paused_.load() && !cts_owed_.empty()) {
+    grant(cts_owed_.front());
+    cts_owed_.pop_front();
   }
 }
 
@@ -90,15 +151,8 @@ bool TcpLink::parse_locked() {
     const size_t avail = rx_end_ - rx_off_;
     if (large_left_ > 0) {
       const size_t take = static_cast<size_t>(std::min<uint64_t>(avail, large_left_));
-      transport::InboundMsg* msg = large_;
-      large_left_ -= take;
-      if (large_left_ == 0) large_ = nullptr;  // the sink frees it with the last piece
       rx_off_ += take;
-      if (msg && !sink_->on_message_data(msg, p, take)) paused_.store(true);
-      if (large_left_ == 0 && --granted_ < kMaxGranted && !paused_.load() && !cts_owed_.empty()) {
-        grant(cts_owed_.front());
-        cts_owed_.pop_front();
-      }
+      payload_locked(p, take);
       continue;
     }
     if (p[0] == kPing) {
@@ -125,8 +179,17 @@ bool TcpLink::parse_locked() {
       }
       rx_off_ += kDataHead;
       large_ = it->second.msg;
-      large_left_ = len;
+      large_left_ = large_len_ = len;
       announced_.erase(it);
+      // A receive posted by now gets the payload in place; an unexpected one (PENDING)
+      // goes to the sink in pieces.
+      if (large_ && placer_) {
+        uint8_t* dst = nullptr;
+        const transport::Placement pl = placer_->claim_placement(large_, &dst);
+        placed_ = pl != transport::Placement::PENDING;
+        claimed_ = placed_;
+        place_dst_ = pl == transport::Placement::BOUND ? dst : nullptr;
+      }
       continue;
     }
     quic_link::Frame f;
