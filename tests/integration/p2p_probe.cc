@@ -6,6 +6,7 @@
 // results against data computed locally and exit non-zero with a message on any difference.
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 
 #include <string>
@@ -144,6 +145,58 @@ void unexpected() {
   }
   PROBE_OK(nexar_barrier(g_world));
   std::printf("rank %d: unexpected ok\n", g_rank);
+}
+
+// Large messages whose receives are posted before they arrive (a transport may write them
+// straight into the receive's memory): a 4 MiB one whole, one longer than its receive
+// (that receive fails, nothing of it is written, the stream goes on), one scattered over
+// three regions, then a small one behind them. Rank 1 posts, then tells rank 0 to send.
+void placed() {
+  const size_t a_len = (4u << 20) + 3, b_len = 300000, b_cap = 100000, c_len = (1u << 20) + 5;
+  if (g_rank == 0) {
+    std::vector<unsigned char> a(a_len), b(b_len), c(c_len);
+    fill(a, 0, 1);
+    fill(b, 0, 2);
+    fill(c, 0, 3);
+    int32_t go = 0;
+    PROBE_OK(nexar_recv(&go, 1, NEXAR_INT32, 1, 10, g_world));
+    PROBE_OK(nexar_send(a.data(), a_len, NEXAR_UINT8, 1, 11, g_world));
+    PROBE_OK(nexar_send(b.data(), b_len, NEXAR_UINT8, 1, 12, g_world));
+    PROBE_OK(nexar_send(c.data(), c_len, NEXAR_UINT8, 1, 13, g_world));
+    int32_t d = 77;
+    PROBE_OK(nexar_send(&d, 1, NEXAR_INT32, 1, 14, g_world));
+  } else if (g_rank == 1) {
+    std::vector<unsigned char> a(a_len), b(b_cap, 0xee), c(c_len), c1(1000), c2(500000), c3(c_len - 501000);
+    nexar_request_t reqs[2];
+    PROBE_OK(nexar_irecv(a.data(), a_len, NEXAR_UINT8, 0, 11, g_world, &reqs[0]));
+    PROBE_OK(nexar_irecv(b.data(), b_cap, NEXAR_UINT8, 0, 12, g_world, &reqs[1]));
+    // The scattering receive blocks: another thread posts it before rank 0 is told to send
+    // (were it late, the message would wait as unexpected: still exact, another path).
+    nexar_result_t rc = NEXAR_ERR_INTERNAL;
+    std::thread scatter([&] {
+      const nexar_iovec_t iov[3] = {{c1.data(), c1.size()}, {c2.data(), c2.size()}, {c3.data(), c3.size()}};
+      rc = nexar_recvv(iov, 3, 0, 13, g_world, nullptr);
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    int32_t go = 1;
+    PROBE_OK(nexar_send(&go, 1, NEXAR_INT32, 0, 10, g_world));
+    PROBE_OK(nexar_wait(reqs[0]));
+    PROBE_CHECK(verify(a, a_len, 0, 1));
+    const nexar_result_t rb = nexar_wait(reqs[1]);
+    PROBE_CHECK(rb == NEXAR_ERR_INVALID_ARGUMENT);
+    for (unsigned char x : b) PROBE_CHECK(x == 0xee);
+    scatter.join();
+    PROBE_OK(rc);
+    std::copy(c1.begin(), c1.end(), c.begin());
+    std::copy(c2.begin(), c2.end(), c.begin() + 1000);
+    std::copy(c3.begin(), c3.end(), c.begin() + 501000);
+    PROBE_CHECK(verify(c, c_len, 0, 3));
+    int32_t d = 0;
+    PROBE_OK(nexar_recv(&d, 1, NEXAR_INT32, 0, 14, g_world));
+    PROBE_CHECK(d == 77);
+  }
+  PROBE_OK(nexar_barrier(g_world));
+  std::printf("rank %d: placed ok\n", g_rank);
 }
 
 // One call's result and the communicator's last error, for the test to check.
@@ -329,7 +382,7 @@ void peer_lost() {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: p2p_probe basic|sizes|order|unexpected|errors|timeout|idle|huge|peer_lost|stopped_destroy|queued_wait\n");
+    std::fprintf(stderr, "usage: p2p_probe basic|sizes|order|unexpected|placed|errors|timeout|idle|huge|peer_lost|stopped_destroy|queued_wait\n");
     return 2;
   }
   PROBE_OK(nexar_init(&g_world));
@@ -340,6 +393,7 @@ int main(int argc, char** argv) {
   else if (s == "sizes") sizes();
   else if (s == "order") order();
   else if (s == "unexpected") unexpected();
+  else if (s == "placed") placed();
   else if (s == "errors") errors();
   else if (s == "timeout") timeout();
   else if (s == "idle") idle();

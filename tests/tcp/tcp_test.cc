@@ -2,7 +2,8 @@
 // Copyright 2026 The nexar authors
 // NEXAR_TRANSPORT=tcp end to end on loopback: real ranks under nexrun, every peer over
 // TCP (shared memory off, as with quic). Point to point, every collective with exact
-// results, back-pressure, keep-alives on an idle job, and the unknown-value error.
+// results, back-pressure, payloads placed into posted receives, keep-alives on an idle
+// job, and the unknown-value error.
 #include <catch.hpp>
 
 #include "integration/p2p_expect.h"
@@ -38,6 +39,8 @@ TEST_CASE("point to point over TCP: ring, 0 B to 64 MiB, order, back-pressure", 
   // 48 MiB of large messages nobody receives yet, past a 4 MiB store, then small ones the
   // receiver takes first: they must not wait behind the large payloads.
   expect_ok(p2p(2, "unexpected", {"NEXAR_UNEXPECTED_LIMIT=4194304"}), 2, "unexpected ok");
+  // Payloads read straight into posted receives: whole, too long, scattered.
+  expect_ok(p2p(2, "placed"), 2, "placed ok");
 }
 
 TEST_CASE("every collective over TCP with exact results at np 2 and 4", "[tcp]") {
