@@ -3,6 +3,7 @@
 #include "collectives/algo_table.h"
 
 #include "collectives/algorithms.h"
+#include "collectives/vcount_check.h"
 #include "core/dtype.h"
 #include "core/status.h"
 
@@ -112,6 +113,11 @@ const std::vector<AlgoDesc>& algo_table() {
       {K::ALLTOALLV, "scattered", "any p; small blocks in large worlds (every transfer posted at once)",
        "(1 + (p-2)/4) a + max(1.25, p/cores) n(p-1)/p b (n = bytes this rank sends)", nullptr, alltoallv_scattered_cost,
        alltoallv_scattered, true, SlotUse::NONE, false, kAlltoallvMessages},
+      {K::ALLTOALLV, "bruck",
+       "any p; small blocks in large worlds (L rounds; its count rounds are the pair check and agree on the "
+       "largest total a rank sends, which chooses between forwarding and the pairwise exchange)",
+       "L a + 8pL b + min(L a + L n/2 b, pairwise) (n = bytes this rank sends)", nullptr, alltoallv_bruck_cost,
+       alltoallv_bruck, true, SlotUse::NONE, true},
       {K::ALLTOALLV, "shm_direct",
        "ranks of one host with shared slots that may read each other's memory (CMA); checks the counts itself",
        "a/2 (1 slot round; 2 for a rank sending more than NEXAR_SHM_ALLTOALLV_PUSH) + (p-1) a/4 + n(p-1)/p b", nullptr,
@@ -148,8 +154,15 @@ const char* why_not_here(const AlgoDesc& d, int p, const CollArgs& args, const S
   return nullptr;
 }
 
+namespace {
+// The kinds with a count per rank charge the pair check to the algorithms that do not
+// check the counts themselves.
+bool needs_pair_check(const AlgoDesc& d) { return is_vector_kind(d.kind) && !d.checks_counts; }
+}  // namespace
+
 double algo_cost(const AlgoDesc& d, const CostModel& m, int p, double n) {
-  return d.cost(m, p, n) + (d.hears_all ? 0.0 : agreement_round_cost(m, p));
+  return d.cost(m, p, n) + (d.hears_all ? 0.0 : agreement_round_cost(m, p)) +
+         (needs_pair_check(d) && p > 1 ? vcount_check_cost(m, p) : 0.0);
 }
 
 const AlgoDesc* find_algo(CollKind kind, const std::string& name) {
@@ -161,8 +174,8 @@ const AlgoDesc* find_algo(CollKind kind, const std::string& name) {
 std::string describe_algorithms() {
   std::string out;
   for (const AlgoDesc& d : algo_table())
-    out += strprintf("%-18s %-22s %s; cost %s%s\n", coll_kind_name(d.kind), d.name, d.applies_doc, d.cost_doc,
-                     d.hears_all ? "" : " + agreement round L a");
+    out += strprintf("%-18s %-22s %s; cost %s%s%s\n", coll_kind_name(d.kind), d.name, d.applies_doc, d.cost_doc,
+                     d.hears_all ? "" : " + agreement round L a", needs_pair_check(d) ? " + pair check (1 + (p-2)/4) a" : "");
   return out;
 }
 

@@ -55,6 +55,7 @@ NX_DECLARE_ALGO(gatherv_linear)
 NX_DECLARE_ALGO(scatterv_linear)
 NX_DECLARE_ALGO(alltoallv_pairwise)
 NX_DECLARE_ALGO(alltoallv_scattered)
+NX_DECLARE_ALGO(alltoallv_bruck)
 NX_DECLARE_ALGO(alltoallv_shm_direct)
 NX_DECLARE_ALGO(reduce_scatter_v_ring)
 
@@ -68,6 +69,10 @@ NX_DECLARE_ALGO(reduce_scatter_v_ring)
 // hearing, directly or through others, from every rank, each agreeing with the sender.
 Status agreement_round(CollContext& ctx);
 double agreement_round_cost(const CostModel& m, int p);
+
+// Whether alltoallv bruck forwards the data (else the pairwise exchange moves it), given
+// the most bytes any rank sends, which its count rounds agree on.
+bool alltoallv_bruck_forwards(const CostModel& m, int p, double most_bytes);
 
 // allreduce shm_stage applies up to NEXAR_SHM_STAGE_MAX bytes.
 const char* allreduce_shm_stage_why_not(int p, const CollArgs& args);

@@ -114,7 +114,27 @@ Status selection_inputs(CollKind kind, CollTransport transport, std::string* for
   *m = transport == CollTransport::SHM ? cached.shm : cached.network;
   return Status::Ok();
 }
+
+// The model of the message algorithms (no slots) of p ranks: on one host they wait for
+// crowded ranks like the slot rounds do.
+CostModel for_messages(CostModel m, CollTransport transport, int p, int cores) {
+  if (cores > 0) m.cores = cores;  // agreed by the communicator's ranks
+  return transport == CollTransport::SHM ? m.crowded_messages(p) : m;
+}
 }  // namespace
+
+CostModel message_cost_model(CollKind kind, CollTransport transport, int p, int cores) {
+  std::string forced;
+  CostModel m;
+  (void)selection_inputs(kind, transport, &forced, &m);  // a bad NEXAR_ALGO leaves the model's defaults
+  return for_messages(m, transport, p, cores);
+}
+
+bool algo_forced(CollKind kind, const char* name) {
+  std::string forced;
+  CostModel m;
+  return selection_inputs(kind, CollTransport::NETWORK, &forced, &m).ok() && forced == name;
+}
 
 namespace {
 // The last choice per collective kind on this thread, for one set of parameters: a
@@ -171,8 +191,7 @@ Status choose(const CollArgs& a, int p, CollTransport transport, Choice* out, co
     *out = Choice{d, algo_cost(*d, m, p, n), true};
     return Status::Ok();
   }
-  // On one host the message algorithms wait for crowded ranks like the slot rounds do.
-  const CostModel msgs = transport == CollTransport::SHM ? m.crowded_messages(p) : m;
+  const CostModel msgs = for_messages(m, transport, p, caps.cores);
   const auto cost_of = [&](const AlgoDesc& d, double bytes) {
     return algo_cost(d, d.slots == SlotUse::NONE ? msgs : m, p, bytes);
   };

@@ -27,6 +27,14 @@ Status parse_algo_overrides(const std::string& spec, std::array<std::string, kCo
 // recvcounts, alltoallv's sum of sendcounts, gatherv's and scatterv's own count * size).
 double collective_bytes(const CollArgs& args, int p);
 
+// The model select_algorithm ranks the message algorithms (no slots) of p ranks with
+// (cores: CollContext::cores(), 0 for the process's own count), for an algorithm that
+// decides between its own phases by it.
+CostModel message_cost_model(CollKind kind, CollTransport transport, int p, int cores);
+
+// Whether NEXAR_ALGO forces algorithm `name` of kind.
+bool algo_forced(CollKind kind, const char* name);
+
 // A forced algorithm that cannot run with p ranks (or without the slots it needs, see
 // SlotCaps) is NEXAR_ERR_INVALID_ARGUMENT.
 Status select_algorithm(const CollArgs& args, int p, CollTransport transport, Choice* out, const SlotCaps& caps = {});

@@ -67,6 +67,8 @@ size_t vcount_recv_from(const CollArgs& a, int r, int j) {
   }
 }
 
+double vcount_check_cost(const CostModel& m, int p) { return m.xfer(1 + (p - 2) / 4.0, 2.0 * sizeof(Wire) * (p - 1)); }
+
 Status check_vector_counts(CollContext& ctx, const CollArgs& a) {
   const int p = ctx.size(), r = ctx.rank();
   std::vector<Wire> out(static_cast<size_t>(p)), in(static_cast<size_t>(p));

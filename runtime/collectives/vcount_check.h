@@ -15,6 +15,7 @@
 
 #include "collectives/coll_context.h"
 #include "collectives/collective.h"
+#include "collectives/cost_model.h"
 
 namespace nexar::coll {
 
@@ -26,6 +27,10 @@ size_t vcount_recv_from(const CollArgs& a, int rank, int j);
 // Judges the pair (r, j) from both sides' counts; the same text on both ranks of the pair.
 Status check_pair_counts(const CollArgs& a, int j, uint64_t j_sends, uint64_t r_expects, int r, uint64_t r_sends,
                          uint64_t j_expects);
+
+// Its modelled cost: p - 1 small messages each way, all posted at once (the first costs a,
+// each further one a/4, as alltoallv scattered's).
+double vcount_check_cost(const CostModel& m, int p);
 
 // Runs the exchange (p > 1, a with is_vector_kind). NEXAR_ERR_MISMATCH as above.
 Status check_vector_counts(CollContext& ctx, const CollArgs& a);

@@ -62,6 +62,12 @@ TEST_CASE("collectives with a count per rank over QUIC, both alltoallv algorithm
   }
 }
 
+TEST_CASE("alltoallv bruck over QUIC, 5 ranks: uneven, empty and in place, and its count rounds' mismatch", "[e2e]") {
+  const Run r = probe(5, "correct,inplace,mismatch", {"NEXAR_TRANSPORT=quic", "NEXAR_ALGO=alltoallv:bruck"});
+  expect_ok(r, 5, {"correct", "inplace", "mismatch"});
+  REQUIRE(count_of(r.out, "alltoallv: rank 1 sends 5 elements to rank 2 where rank 2 expects 4 from rank 1") == 2);
+}
+
 TEST_CASE("alltoallv counts that disagree: NEXAR_ERR_MISMATCH naming both ranks and counts", "[e2e]") {
   // Shared memory with direct reads (its own pair check; pushed and read in place) and
   // with messages; QUIC.
