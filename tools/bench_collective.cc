@@ -56,7 +56,7 @@ std::string fixed_count_name(const std::string& name) {
 
 BenchCollective::BenchCollective(std::string name, int rank, int size, nexar_dtype_t dtype, nexar_op_t op, int root)
     : call_(std::move(name)), name_(fixed_count_name(call_)), rank_(rank), size_(size), dtype_(dtype), op_(op),
-      root_(root), es_(nexar::dtype_size(dtype)) {}
+      root_(root), es_(nexar::dtype_size(dtype)), call_fn_(pick_call(call_, name_)) {}
 
 bool BenchCollective::reduces() const {
   return name_ == "allreduce" || name_ == "reduce" || name_ == "reduce_scatter" || name_ == "scan" ||
@@ -114,28 +114,41 @@ void BenchCollective::prepare(size_t bytes) {
     for (size_t i = 0; i < n; ++i) store(recv_.get(), i, value(rank_, i));
 }
 
-nexar_result_t BenchCollective::run(nexar_comm_t comm) {
-  const void* s = send_elems_ ? send_.get() : nullptr;
-  void* r = recv_elems_ ? recv_.get() : nullptr;
-  const size_t n = count_;
-  const size_t *to = vcounts_to_.data(), *from = vcounts_from_.data();
-  const size_t *dto = vdispls_to_.data(), *dfrom = vdispls_from_.data();
-  if (call_ == "allgatherv") return nexar_allgatherv(s, n, r, from, dfrom, dtype_, comm);
-  if (call_ == "gatherv") return nexar_gatherv(s, n, r, from, dfrom, dtype_, root_, comm);
-  if (call_ == "scatterv") return nexar_scatterv(s, to, dto, r, n, dtype_, root_, comm);
-  if (call_ == "alltoallv" || call_ == "alltoallv_skew") return nexar_alltoallv(s, to, dto, r, from, dfrom, dtype_, comm);
-  if (call_ == "reduce_scatter_v") return nexar_reduce_scatter_v(s, r, to, dtype_, op_, comm);
-  if (name_ == "allreduce") return nexar_allreduce(s, r, n, dtype_, op_, comm);
-  if (name_ == "broadcast") return nexar_broadcast(r, n, dtype_, root_, comm);
-  if (name_ == "reduce") return nexar_reduce(s, r, n, dtype_, op_, root_, comm);
-  if (name_ == "allgather") return nexar_allgather(s, r, n, dtype_, comm);
-  if (name_ == "reduce_scatter") return nexar_reduce_scatter(s, r, n, dtype_, op_, comm);
-  if (name_ == "gather") return nexar_gather(s, r, n, dtype_, root_, comm);
-  if (name_ == "scatter") return nexar_scatter(s, r, n, dtype_, root_, comm);
-  if (name_ == "alltoall") return nexar_alltoall(s, r, n, dtype_, comm);
-  if (name_ == "scan") return nexar_scan(s, r, n, dtype_, op_, comm);
-  if (name_ == "exscan") return nexar_exscan(s, r, n, dtype_, op_, comm);
-  return nexar_barrier(comm);
+nexar_result_t BenchCollective::run(nexar_comm_t comm) { return call_fn_(*this, comm); }
+
+BenchCollective::CallFn BenchCollective::pick_call(const std::string& call, const std::string& name) {
+  using B = BenchCollective;
+  using C = nexar_comm_t;
+  if (call == "allgatherv")
+    return [](B& b, C c) { return nexar_allgatherv(b.sbuf(), b.count_, b.rbuf(), b.vcounts_from_.data(), b.vdispls_from_.data(), b.dtype_, c); };
+  if (call == "gatherv")
+    return [](B& b, C c) {
+      return nexar_gatherv(b.sbuf(), b.count_, b.rbuf(), b.vcounts_from_.data(), b.vdispls_from_.data(), b.dtype_, b.root_, c);
+    };
+  if (call == "scatterv")
+    return [](B& b, C c) {
+      return nexar_scatterv(b.sbuf(), b.vcounts_to_.data(), b.vdispls_to_.data(), b.rbuf(), b.count_, b.dtype_, b.root_, c);
+    };
+  if (call == "alltoallv" || call == "alltoallv_skew")
+    return [](B& b, C c) {
+      return nexar_alltoallv(b.sbuf(), b.vcounts_to_.data(), b.vdispls_to_.data(), b.rbuf(), b.vcounts_from_.data(),
+                             b.vdispls_from_.data(), b.dtype_, c);
+    };
+  if (call == "reduce_scatter_v")
+    return [](B& b, C c) { return nexar_reduce_scatter_v(b.sbuf(), b.rbuf(), b.vcounts_to_.data(), b.dtype_, b.op_, c); };
+  if (name == "allreduce") return [](B& b, C c) { return nexar_allreduce(b.sbuf(), b.rbuf(), b.count_, b.dtype_, b.op_, c); };
+  if (name == "broadcast") return [](B& b, C c) { return nexar_broadcast(b.rbuf(), b.count_, b.dtype_, b.root_, c); };
+  if (name == "reduce")
+    return [](B& b, C c) { return nexar_reduce(b.sbuf(), b.rbuf(), b.count_, b.dtype_, b.op_, b.root_, c); };
+  if (name == "allgather") return [](B& b, C c) { return nexar_allgather(b.sbuf(), b.rbuf(), b.count_, b.dtype_, c); };
+  if (name == "reduce_scatter")
+    return [](B& b, C c) { return nexar_reduce_scatter(b.sbuf(), b.rbuf(), b.count_, b.dtype_, b.op_, c); };
+  if (name == "gather") return [](B& b, C c) { return nexar_gather(b.sbuf(), b.rbuf(), b.count_, b.dtype_, b.root_, c); };
+  if (name == "scatter") return [](B& b, C c) { return nexar_scatter(b.sbuf(), b.rbuf(), b.count_, b.dtype_, b.root_, c); };
+  if (name == "alltoall") return [](B& b, C c) { return nexar_alltoall(b.sbuf(), b.rbuf(), b.count_, b.dtype_, c); };
+  if (name == "scan") return [](B& b, C c) { return nexar_scan(b.sbuf(), b.rbuf(), b.count_, b.dtype_, b.op_, c); };
+  if (name == "exscan") return [](B& b, C c) { return nexar_exscan(b.sbuf(), b.rbuf(), b.count_, b.dtype_, b.op_, c); };
+  return [](B&, C c) { return nexar_barrier(c); };
 }
 
 // Small integers (exact in every type, sums over many ranks included); +-1 for products.

@@ -45,6 +45,12 @@ class BenchCollective {
   double expected(size_t i) const;         // this rank's output element i
   void store(unsigned char* p, size_t i, double v) const;
   double load(const unsigned char* p, size_t i) const;
+  // The nexar call that run() makes, picked once from the name: comparing names on every
+  // call (up to 16 string compares) was a measurable part of a sub-microsecond barrier.
+  using CallFn = nexar_result_t (*)(BenchCollective& b, nexar_comm_t comm);
+  static CallFn pick_call(const std::string& call, const std::string& name);
+  const void* sbuf() const { return send_elems_ ? send_.get() : nullptr; }
+  void* rbuf() { return recv_elems_ ? recv_.get() : nullptr; }
 
   std::string call_;  // as asked for ("alltoallv_skew")
   std::string name_;  // the fixed-count collective it moves the data of ("alltoall")
@@ -56,6 +62,7 @@ class BenchCollective {
   Buffer send_, recv_;
   // The collectives with a count per rank: elements to / from each rank and their offsets.
   std::vector<size_t> vcounts_to_, vcounts_from_, vdispls_to_, vdispls_from_;
+  CallFn call_fn_;
 };
 
 }  // namespace nexar_bench

@@ -21,8 +21,10 @@ static int world_rank_, world_size_;
 static MPI_Comm comm_; /* where the collective runs: the world or a -g group */
 static int rank_, nranks_; /* in comm_ */
 
+typedef enum { CALL_BARRIER, CALL_ALLREDUCE, CALL_BCAST, CALL_ALLGATHER, CALL_REDUCE_SCATTER, CALL_ALLTOALL, CALL_ALLTOALLV } call_kind;
 typedef struct {
   const char* coll;
+  call_kind call; /* o.coll's MPI call */
   const char* op_name;
   MPI_Op op;
   double target;
@@ -52,8 +54,19 @@ static size_t size_arg(const char* s) {
   return v;
 }
 
+/* The MPI call for o->coll, picked once: run() then compares no names per call (as nexar-bench). */
+static call_kind call_of(const char* coll) {
+  if (!strcmp(coll, "barrier")) return CALL_BARRIER;
+  if (!strcmp(coll, "allreduce")) return CALL_ALLREDUCE;
+  if (!strcmp(coll, "broadcast")) return CALL_BCAST;
+  if (!strcmp(coll, "allgather")) return CALL_ALLGATHER;
+  if (!strcmp(coll, "reduce_scatter")) return CALL_REDUCE_SCATTER;
+  if (!strcmp(coll, "alltoall")) return CALL_ALLTOALL;
+  return CALL_ALLTOALLV;
+}
+
 static options parse(int argc, char** argv) {
-  options o = {"allreduce", "sum", MPI_SUM, 0.5, 0, -1, 1, {0}, 0, 1};
+  options o = {"allreduce", CALL_ALLREDUCE, "sum", MPI_SUM, 0.5, 0, -1, 1, {0}, 0, 1};
   size_t min_b = 4, max_b = (size_t)64 << 20;
   double factor = 4;
   for (int i = 1; i < argc; ++i) {
@@ -83,6 +96,7 @@ static options parse(int argc, char** argv) {
       strcmp(o.coll, "reduce_scatter") && strcmp(o.coll, "alltoall") && strcmp(o.coll, "alltoallv") &&
       strcmp(o.coll, "alltoallv_skew") && strcmp(o.coll, "barrier"))
     usage("unknown collective");
+  o.call = call_of(o.coll);
   if (o.groups < 1 || world_size_ % o.groups != 0) usage("-g must divide the number of ranks");
   if (o.nsizes == 0) {
     if (factor <= 1) usage("-f must be > 1");
@@ -155,14 +169,15 @@ static buffers prepare(const options* o, size_t bytes) {
 
 static void run(const options* o, buffers* b) {
   const int n = (int)b->count;
-  if (!strcmp(o->coll, "barrier")) MPI_Barrier(comm_);
-  else if (!strcmp(o->coll, "allreduce")) MPI_Allreduce(b->send, b->recv, n, MPI_FLOAT, o->op, comm_);
-  else if (!strcmp(o->coll, "broadcast")) MPI_Bcast(b->recv, n, MPI_FLOAT, 0, comm_);
-  else if (!strcmp(o->coll, "allgather")) MPI_Allgather(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, comm_);
-  else if (!strcmp(o->coll, "reduce_scatter"))
-    MPI_Reduce_scatter_block(b->send, b->recv, n, MPI_FLOAT, o->op, comm_);
-  else if (!strcmp(o->coll, "alltoall")) MPI_Alltoall(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, comm_);
-  else MPI_Alltoallv(b->send, b->sc, b->sd, MPI_FLOAT, b->recv, b->rc, b->rd, MPI_FLOAT, comm_);
+  switch (o->call) {
+    case CALL_BARRIER: MPI_Barrier(comm_); break;
+    case CALL_ALLREDUCE: MPI_Allreduce(b->send, b->recv, n, MPI_FLOAT, o->op, comm_); break;
+    case CALL_BCAST: MPI_Bcast(b->recv, n, MPI_FLOAT, 0, comm_); break;
+    case CALL_ALLGATHER: MPI_Allgather(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, comm_); break;
+    case CALL_REDUCE_SCATTER: MPI_Reduce_scatter_block(b->send, b->recv, n, MPI_FLOAT, o->op, comm_); break;
+    case CALL_ALLTOALL: MPI_Alltoall(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, comm_); break;
+    case CALL_ALLTOALLV: MPI_Alltoallv(b->send, b->sc, b->sd, MPI_FLOAT, b->recv, b->rc, b->rd, MPI_FLOAT, comm_); break;
+  }
 }
 
 static float expected(const options* o, const buffers* b, size_t i) {

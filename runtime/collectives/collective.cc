@@ -19,14 +19,13 @@ namespace {
 std::atomic<const AlgoDesc*> g_last_logged[kCollKindCount];
 
 void log_choice(const CollArgs& a, int p, CollTransport t, const Choice& c) {
-  const double bytes = collective_bytes(a, p);
   const char* why = c.forced ? "forced by NEXAR_ALGO" : "lowest modelled cost";
-  NX_TRACE(COLL, "%s: %.0f bytes, %d ranks, %s -> %s (%.1f us, %s)", coll_kind_name(a.kind), bytes, p,
+  NX_TRACE(COLL, "%s: %.0f bytes, %d ranks, %s -> %s (%.1f us, %s)", coll_kind_name(a.kind), collective_bytes(a, p), p,
            coll_transport_name(t), c.algo->name, c.cost_us, why);
   // A load first: the same choice again (the usual case) writes nothing shared.
   std::atomic<const AlgoDesc*>& last = g_last_logged[static_cast<int>(a.kind)];
   if (last.load(std::memory_order_relaxed) != c.algo && last.exchange(c.algo) != c.algo)
-    NX_INFO(COLL, "%s: %.0f bytes, %d ranks, %s -> %s (%.1f us, %s)", coll_kind_name(a.kind), bytes, p,
+    NX_INFO(COLL, "%s: %.0f bytes, %d ranks, %s -> %s (%.1f us, %s)", coll_kind_name(a.kind), collective_bytes(a, p), p,
             coll_transport_name(t), c.algo->name, c.cost_us, why);
 }
 
