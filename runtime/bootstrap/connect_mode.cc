@@ -2,7 +2,10 @@
 // Copyright 2026 The nexar authors
 #include "bootstrap/connect_mode.h"
 
+#include <algorithm>
+
 #include "core/params.h"
+#include "p2p/engine.h"
 
 namespace nexar::bootstrap {
 
@@ -35,6 +38,29 @@ Status topology_from_params(const std::string& transport, int n, topology::Topol
     return Status(NEXAR_ERR_INVALID_ARGUMENT,
                   strprintf("NEXAR_TOPOLOGY=%s works with QUIC only (NEXAR_TRANSPORT=auto or quic), not "
                             "NEXAR_TRANSPORT=tcp", text.c_str()));
+  return Status::Ok();
+}
+
+Status relay_budget_from_params(const topology::Topology& t, int n, uint64_t* budget, size_t* fragment) {
+  const long long b = param::NEXAR_RELAY_BUDGET.get(), eager = param::NEXAR_EAGER_LIMIT.get();
+  *budget = UINT64_MAX;
+  *fragment = 1;
+  if (topology::complete(t, n)) return Status::Ok();  // nothing is relayed
+  constexpr long long kMin = 1024;
+  if (b < kMin)
+    return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                  strprintf("NEXAR_RELAY_BUDGET=%lld is below %lld bytes (NEXAR_TOPOLOGY=%s relays in fragments "
+                            "that must fit it)", b, kMin, topology::name(t).c_str()));
+  if (eager < kMin)
+    return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                  strprintf("NEXAR_EAGER_LIMIT=%lld is below %lld bytes (NEXAR_TOPOLOGY=%s relays in fragments "
+                            "that travel inline)", eager, kMin, topology::name(t).c_str()));
+  *budget = static_cast<uint64_t>(b);
+  // Inline on every link a fragment may cross: at most 1 MiB, as the wire protocol
+  // accepts (transport/quic_link/wire.h), and through a shared-memory ring (a relay's
+  // host peers keep shared memory).
+  const long long shm = std::max<long long>(param::NEXAR_SHM_EAGER.get(), kMin);
+  *fragment = static_cast<size_t>(std::min({b, eager, shm, 1LL << 20})) - p2p::kRelayPrefixBytes;
   return Status::Ok();
 }
 

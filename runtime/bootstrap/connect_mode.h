@@ -27,6 +27,12 @@ Status same_connect_mode(int me, bool lazy, int peer, const std::string& theirs)
 // transport that has no relay (tcp), is NEXAR_ERR_INVALID_ARGUMENT naming it.
 Status topology_from_params(const std::string& transport, int n, topology::Topology* t);
 
+// A sparse topology's relay limits (p2p::Engine::set_relay_budget): NEXAR_RELAY_BUDGET,
+// and fragments that travel inline (with their prefix, at most NEXAR_EAGER_LIMIT and the
+// budget). A budget or an eager limit below 1024 bytes is NEXAR_ERR_INVALID_ARGUMENT
+// naming it (its fragments would be all prefix, or too large to travel inline and in order).
+Status relay_budget_from_params(const topology::Topology& t, int n, uint64_t* budget, size_t* fragment);
+
 // The connection field of an address entry: "<connect mode>,<topology>".
 std::string connection_field(bool lazy, const topology::Topology& t);
 // Every rank must route alike (a rank that relays through a peer with no link to the

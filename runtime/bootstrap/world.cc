@@ -129,6 +129,10 @@ Status World::start_endpoint() {
   NX_RETURN_IF_ERROR(lazy_connections(transport, &lazy_));
   NX_RETURN_IF_ERROR(topology_from_params(transport, info_.world_size, &topology_));
   engine_->set_topology(topology_);
+  uint64_t relay_budget = 0;
+  size_t relay_fragment = 0;
+  NX_RETURN_IF_ERROR(relay_budget_from_params(topology_, info_.world_size, &relay_budget, &relay_fragment));
+  engine_->set_relay_budget(relay_budget, relay_fragment);
   if (transport == "tcp") return start_tcp(cfg.bind_address);
   for (int p = 0; p < info_.world_size; ++p) {
     gates_.push_back(std::make_unique<PeerGate>(engine_.get()));
@@ -377,6 +381,13 @@ Status World::shutdown(p2p::Clock::time_point deadline, bool broken) {
     return links_[p] && !uses_shm(static_cast<int>(p)) && !lost[p] && links_[p]->in_use();
   };
   NX_INFO(INIT, "%s at the end", connection_summary().c_str());
+  if (!topology::complete(topology_, n)) {
+    const p2p::Engine::RelayStats rs = engine_->relay_stats();
+    NX_INFO(INIT, "rank %d: relayed %llu bytes for others, at most %llu bytes waiting in one next hop's "
+            "link (NEXAR_RELAY_BUDGET=%lld), a link held back %llu times", info_.rank,
+            static_cast<unsigned long long>(rs.forwarded_bytes), static_cast<unsigned long long>(rs.peak_queued),
+            static_cast<long long>(param::NEXAR_RELAY_BUDGET.get()), static_cast<unsigned long long>(rs.held_back));
+  }
   for (size_t p = 0; p < links_.size(); ++p)
     if (quic_peer(p)) links_[p]->send_bye();
   if (shm_) shm_->send_bye();

@@ -24,7 +24,12 @@ Engine::Engine(int world_rank, int world_size, size_t unexpected_limit)
       lost_(static_cast<size_t>(world_size)),
       store_(unexpected_limit),
       link_waiting_(static_cast<size_t>(world_size), false),
-      relay_limit_(unexpected_limit) {}
+      relay_limit_(unexpected_limit),
+      hop_queued_(static_cast<size_t>(world_size), 0),
+      hop_waiting_(static_cast<size_t>(world_size)),
+      hop_draining_(static_cast<size_t>(world_size), false),
+      link_held_for_(static_cast<size_t>(world_size), -1),
+      relay_rx_(static_cast<size_t>(world_size), nullptr) {}
 
 Engine::~Engine() {
   for (auto& [id, c] : contexts_) {
@@ -34,6 +39,9 @@ Engine::~Engine() {
       delete m;
     }
   }
+  for (transport::InboundMsg* ib : relay_rx_) delete ib;
+  for (auto& waiting : hop_waiting_)
+    for (detail::OwnedSend* f : waiting) delete f;
 }
 
 void Engine::set_link(int peer, transport::PeerLink* link) {
@@ -82,21 +90,25 @@ Status Engine::isend(uint32_t ctx, int dst, int tag, const void* buf, size_t byt
   req->data = static_cast<const uint8_t*>(buf);
   req->peer = dst;
   transport::PeerLink* link;
-  bool relayed;
+  int hop;
   {
     std::lock_guard<std::mutex> lock(mu_);
     Context& c = context_locked(ctx);
     if (!c.failed.ok()) return c.failed;
     if (Status gone = unreachable_locked(dst, true); !gone.ok()) return gone;
-    const int hop = route_locked(dst);
+    hop = route_locked(dst);
     if (hop < 0) return Status(NEXAR_ERR_INTERNAL, strprintf("no link or route to rank %d", dst));
     link = links_[static_cast<size_t>(hop)];
-    relayed = hop != dst;
   }
-  if (relayed) wrap_relayed(dst, req.get());
-  req->link = link;
   req->keepalive = req;
   *out = req;
+  if (hop != dst) {
+    auto group = std::make_shared<detail::SendGroup>();
+    group->req = req;
+    send_relayed(dst, hop, req->hdr, req->data, std::move(group));
+    return Status::Ok();
+  }
+  req->link = link;
   link->send(req.get());  // may complete at once
   return Status::Ok();
 }

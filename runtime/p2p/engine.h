@@ -30,7 +30,9 @@ namespace nexar::p2p {
 
 namespace detail {
 class OwnedSend;
-}
+struct RelayPrefix;
+struct SendGroup;
+}  // namespace detail
 
 // Tags on a collective context are (collective sequence number << kCollSeqShift) | step,
 // which lets the engine tell which collective a message belongs to.
@@ -44,6 +46,8 @@ inline constexpr uint32_t kControlContext = 0xFFFFFFFEu;
 // carries its original source, destination and header in front of its payload. In the
 // same reserved block as kControlContext.
 inline constexpr uint32_t kRelayContext = 0xFFFFFFFDu;
+// The bytes that prefix go in front of each relayed fragment's payload.
+inline constexpr size_t kRelayPrefixBytes = 40;
 
 // Receives control messages on the thread that delivers them (a transport's progress
 // thread, or a user thread polling shared memory): must not block.
@@ -81,6 +85,22 @@ class Engine final : public transport::PlacementSink {
   // The graph that routes messages to ranks without a link (core/topology.h). Set before
   // use, the same on every rank; without it every rank needs a link.
   void set_topology(const topology::Topology& t);
+  // Relaying (engine_relay.cc): messages to ranks without a link travel in fragments of at
+  // most fragment_bytes of payload, and this rank hands a next hop's link at most
+  // budget_bytes of fragments (its own and those it forwards) at a time; the rest wait
+  // here in order, and a link whose fragment had to wait holds back its peer's credit
+  // until that queue is empty. Set before use.
+  void set_relay_budget(uint64_t budget_bytes, size_t fragment_bytes);
+  // What this rank relayed: bytes it forwarded for others, and the most bytes it ever had
+  // waiting in one next hop's link at once, not yet taken by QUIC (never above the budget).
+  // held_back: times a fragment from a link found its next hop's queue waiting, so that
+  // link held back its peer's credit.
+  struct RelayStats {
+    uint64_t forwarded_bytes = 0;
+    uint64_t peak_queued = 0;
+    uint64_t held_back = 0;
+  };
+  RelayStats relay_stats();
 
   // Declares the world ranks of context ctx (for ANY_SOURCE failure and validation).
   void register_context(uint32_t ctx, std::vector<int> members);
@@ -211,13 +231,27 @@ class Engine final : public transport::PlacementSink {
   // Why peer cannot be reached (outbound: sent to; else received from): it or the relay
   // on the way was lost. ok() when reachable.
   Status unreachable_locked(int peer, bool outbound) const;
-  // Wraps a message for a rank without a link: req goes to route_locked(dst)'s link.
-  void wrap_relayed(int dst, Request* req);
-  // A relayed message (prefix and payload, counted in relay_bytes_) arrived over via's
+  // Sends a message (hdr, data) from this rank to dst, which it holds no link to, as
+  // fragments toward hop = route_locked(dst); group (a user's send) completes after the
+  // last. Call without mu_.
+  void send_relayed(int dst, int hop, const transport::MsgHeader& hdr, const uint8_t* data,
+                    std::shared_ptr<detail::SendGroup> group);
+  // Hands hop's link the fragments waiting for it, in order, while its budget allows. One
+  // thread at a time per hop (the others leave it to that one). Call without mu_.
+  void drain_hop(int hop);
+  // A relay fragment (prefix and payload, counted in relay_bytes_) arrived over via's
   // link: delivered here, or forwarded. Returns whether the engine has room.
   bool relay_arrived(int via, std::vector<uint8_t> bytes);
-  // A forwarded message left this rank: its bytes no longer count.
-  void relay_released(size_t bytes);
+  // A fragment for this rank: a piece of the message from p.src that began with the
+  // fragment at offset 0 (pieces from one source come in order and are never interleaved
+  // with another message from it). Returns whether the engine has room.
+  bool relay_deliver(int via, const detail::RelayPrefix& p, const uint8_t* piece, size_t n);
+  // A fragment left hop's link (hop -1: never handed to one): its bytes no longer count
+  // (forwarded: nor against the relay limit).
+  void relay_released(int hop, size_t bytes, bool forwarded);
+  // The message from src being assembled from fragments, abandoned (src or the relay its
+  // fragments came through was lost).
+  void abandon_relayed_locked(int lost, const Status& why);
   // Rank lost_relay is gone: receives on c from the ranks whose messages came through it fail.
   void fail_relayed_posted_locked(Context& c, int lost_relay);
   friend class detail::OwnedSend;
@@ -228,6 +262,11 @@ class Engine final : public transport::PlacementSink {
   void fail_posted_locked(Context& c, const Status& why, int only_src);
   // An inbound message that no receive matched, and its stored copy, go.
   void drop_unexpected_locked(transport::InboundMsg* ib);
+  // The next n payload bytes of a message bound to a receive or stored as unexpected;
+  // frees ib and returns true with its last byte.
+  bool append_locked(transport::InboundMsg* ib, const uint8_t* data, size_t n);
+  // ib will get no more data: its receive fails with why, its stored copy goes; frees ib.
+  void abandon_locked(transport::InboundMsg* ib, const Status& why);
   bool under_limit_locked() const;
   void resume_links_if_room_locked();
 
@@ -244,6 +283,14 @@ class Engine final : public transport::PlacementSink {
   // like the unexpected store: above the limit, links hold back credit.
   uint64_t relay_bytes_ = 0;
   const uint64_t relay_limit_;
+  uint64_t relay_budget_ = UINT64_MAX;  // per next hop
+  size_t relay_fragment_ = 65536 - 40;
+  std::vector<uint64_t> hop_queued_;    // per next hop: bytes its link holds
+  std::vector<std::deque<detail::OwnedSend*>> hop_waiting_;  // per next hop: not handed over yet
+  std::vector<bool> hop_draining_;      // a thread hands hop's fragments over right now
+  std::vector<int> link_held_for_;      // per link: the hop whose queue holds its credit back (-1)
+  std::vector<transport::InboundMsg*> relay_rx_;  // per source: the message being assembled
+  RelayStats relay_stats_;
   std::condition_variable placed_cv_;  // a placement finished (cancel waits for it)
   std::atomic<uint64_t> bind_gen_{0};
   Waiter waiter_;

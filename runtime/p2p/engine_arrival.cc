@@ -113,6 +113,16 @@ bool Engine::on_message_data(InboundMsg* ib, const uint8_t* data, size_t n) {
     return relay_arrived(via, std::move(bytes));
   }
   std::lock_guard<std::mutex> lock(mu_);
+  const int src = ib->src;
+  append_locked(ib, data, n);
+  if (!under_limit_locked()) {
+    link_waiting_[static_cast<size_t>(src)] = true;
+    return false;
+  }
+  return true;
+}
+
+bool Engine::append_locked(InboundMsg* ib, const uint8_t* data, size_t n) {
   n = static_cast<size_t>(std::min<uint64_t>(n, ib->hdr.len - ib->received));
   if (ib->req) {
     ib->req->write(ib->received, data, n);
@@ -120,20 +130,14 @@ bool Engine::on_message_data(InboundMsg* ib, const uint8_t* data, size_t n) {
     store_.append(ib->um, data, n);
   }
   ib->received += n;
-  const int src = ib->src;
-  if (ib->received == ib->hdr.len) {
-    if (ib->req) {
-      ib->req->inflight = nullptr;
-      ib->req->complete(Status::Ok());
-    } else if (ib->um) {
-      ib->um->inflight = nullptr;
-    }
-    delete ib;
+  if (ib->received < ib->hdr.len) return false;
+  if (ib->req) {
+    ib->req->inflight = nullptr;
+    ib->req->complete(Status::Ok());
+  } else if (ib->um) {
+    ib->um->inflight = nullptr;
   }
-  if (!under_limit_locked()) {
-    link_waiting_[static_cast<size_t>(src)] = true;
-    return false;
-  }
+  delete ib;
   return true;
 }
 
@@ -142,7 +146,14 @@ void Engine::on_message_abandon(InboundMsg* ib, const Status& why) {
   if (ib->relay) {
     relay_bytes_ -= ib->hdr.len;
     resume_links_if_room_locked();
-  } else if (ib->req) {
+    delete ib;
+    return;
+  }
+  abandon_locked(ib, why);
+}
+
+void Engine::abandon_locked(InboundMsg* ib, const Status& why) {
+  if (ib->req) {
     ib->req->inflight = nullptr;
     ib->req->complete(why);
   } else if (ib->um) {
@@ -185,7 +196,7 @@ void Engine::finish_placement(InboundMsg* ib, const Status& st) {
     if (st.ok()) {
       relay_arrived(via, std::move(bytes));
     } else {
-      relay_released(bytes.size());
+      relay_released(-1, bytes.size(), true);
     }
     return;
   }
@@ -219,7 +230,11 @@ bool Engine::under_limit_locked() const { return !store_.over_limit() && relay_b
 void Engine::resume_links_if_room_locked() {
   if (!under_limit_locked()) return;
   for (size_t i = 0; i < link_waiting_.size(); ++i) {
+    // A link held back for a next hop's queue (engine_relay.cc) waits until it is empty.
+    const int hop = link_held_for_[i];
+    if (hop >= 0 && !hop_waiting_[static_cast<size_t>(hop)].empty()) continue;
     if (link_waiting_[i] && links_[i]) {
+      link_held_for_[i] = -1;
       link_waiting_[i] = false;
       links_[i]->resume();
     }

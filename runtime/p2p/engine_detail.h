@@ -5,6 +5,8 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
 #include <vector>
 
 #include "p2p/request.h"
@@ -33,28 +35,43 @@ class Engine;
 
 namespace nexar::p2p::detail {
 
-// A message whose bytes the send owns (a control message, a relayed one): frees itself
-// once the link is done, telling release_to (a forward, counted against the relay limit).
+// A message whose bytes the send owns (a control message, a relay fragment): frees itself
+// once the link is done. A relay fragment tells release_to, which counts it against the
+// budget of its next hop (and, forwarded, against the relay limit), and completes the
+// user's send it is part of (group) when it is the last of them.
+// The fragments of one user send still with a link; the last completes req.
+struct SendGroup {
+  RequestPtr req;
+  std::atomic<int> left{0};
+};
+
 class OwnedSend final : public transport::SendOp {
  public:
-  OwnedSend(std::vector<uint8_t> bytes, uint32_t ctx, Engine* release_to = nullptr);
+  OwnedSend(std::vector<uint8_t> bytes, uint32_t ctx, Engine* release_to = nullptr, int hop = -1,
+            bool forwarded = false, std::shared_ptr<SendGroup> group = nullptr);
   void complete(const Status&) override;
+  size_t bytes() const { return bytes_.size(); }
+  int hop() const { return hop_; }
 
  private:
   std::vector<uint8_t> bytes_;
   Engine* release_to_;
+  int hop_;
+  bool forwarded_;
+  std::shared_ptr<SendGroup> group_;
 };
 
-// What a relayed message carries in front of its payload: where it comes from and goes,
-// and its own header. Fixed size, in the byte order of the hosts (as MsgHeader on links).
+// What a relay fragment carries in front of its piece of payload: where the message comes
+// from and goes, its own header (len: the whole payload), and where the piece starts.
+// Fixed size, in the byte order of the hosts (as MsgHeader on links).
 struct RelayPrefix {
   int32_t src = -1;
   int32_t dst = -1;
   transport::MsgHeader inner;
+  uint64_t offset = 0;
 };
-inline constexpr size_t kRelayPrefixBytes = 32;
-// The prefix and payload as one buffer (the payload is inner.len bytes at data).
-std::vector<uint8_t> relay_frame(const RelayPrefix& p, const uint8_t* data);
+// The prefix and n payload bytes (from data) as one buffer.
+std::vector<uint8_t> relay_frame(const RelayPrefix& p, const uint8_t* data, size_t n);
 
 // Whether a receive or probe for (filter_src, filter_tag) takes a message from src with tag.
 inline bool matches(int filter_src, int filter_tag, int src, int tag) {

@@ -41,6 +41,7 @@ void Engine::note_lost_locked(int src, const Status& why) {
   // re-checks its peers now.
   abort_epoch_.fetch_add(1, std::memory_order_acq_rel);
   waiter_.ring();
+  abandon_relayed_locked(src, why);
   for (auto& [id, c] : contexts_) {
     fail_relayed_posted_locked(c, src);
     bool member = c.members.empty() || std::find(c.members.begin(), c.members.end(), src) != c.members.end();
@@ -129,21 +130,20 @@ void Engine::set_control_handler(ControlHandler* h) { control_.store(h, std::mem
 
 void Engine::send_control(int dst, const void* data, size_t bytes) {
   transport::PeerLink* link = nullptr;
-  bool relayed = false;
+  int hop = -1;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!unreachable_locked(dst, true).ok()) return;
-    const int hop = route_locked(dst);
-    if (hop >= 0) link = links_[static_cast<size_t>(hop)], relayed = hop != dst;
+    hop = route_locked(dst);
+    if (hop >= 0) link = links_[static_cast<size_t>(hop)];
   }
   if (!link) return;
   const auto* p = static_cast<const uint8_t*>(data);
-  if (!relayed) {
+  if (hop == dst) {
     link->send(new detail::OwnedSend(std::vector<uint8_t>(p, p + bytes), kControlContext));
     return;
   }
-  detail::RelayPrefix prefix{rank_, dst, MsgHeader{kControlContext, 0, bytes, 0}};
-  link->send(new detail::OwnedSend(detail::relay_frame(prefix, p), kRelayContext));
+  send_relayed(dst, hop, MsgHeader{kControlContext, 0, bytes, 0}, p, nullptr);
 }
 
 bool Engine::is_lost(int r) {

@@ -1,16 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // Engine: messages between ranks that hold no link to each other (a sparse
-// NEXAR_TOPOLOGY). The sender wraps the message (RelayPrefix in front of the payload, on
-// kRelayContext) and hands it to the link of the topology's next hop; each rank on the
-// way takes the whole message and forwards it the same way, and the destination
-// delivers it as if it came from its source.
+// NEXAR_TOPOLOGY). The sender cuts the message into fragments (RelayPrefix in front of
+// each piece, on kRelayContext; at most NEXAR_RELAY_BUDGET and the eager limits with
+// their prefix, so that links carry them inline and in order) and queues them for the
+// topology's next hop; each rank on the way forwards each fragment the same way, and the
+// destination assembles the message as a link's large message (bound to the receive that
+// matches its first fragment, or stored as unexpected), as if it came from its source.
 //
-// Order: routes are a pure function of (topology, source, destination) and links keep
-// order, so messages from one source to one destination arrive in the order sent, as
-// MPI requires. Memory: a relay counts the bytes it holds (arriving, or forwarded and not
-// yet taken by the next link) against the unexpected limit; above it the link it reads
-// from holds back credit, so the sender slows down instead of the relay growing.
+// Order: routes are a pure function of (topology, source, destination), links keep
+// order, and the fragments of one message enter the first link together, so messages
+// (and their fragments) from one source to one destination arrive in the order sent, as
+// MPI requires.
+//
+// Memory (NEXAR_RELAY_BUDGET): a rank hands each next hop's link at most the budget of
+// fragments that QUIC has not taken yet (SendOp::complete_when_taken); the others wait in
+// a queue per next hop, in order. A link whose fragment had to wait holds back its
+// peer's credit until that queue is empty, so an upstream rank slows down instead of the
+// relay growing: what a relay holds beyond the budget is what the incoming links' credit
+// already allowed. A link is held back only for
+// the next hop its own fragment waits for, so two flows crossing a relay in opposite
+// directions never wait for each other. Forwarded bytes also count against
+// NEXAR_UNEXPECTED_LIMIT.
+#include <algorithm>
 #include <cstring>
 
 #include "core/log.h"
@@ -20,28 +32,35 @@
 namespace nexar::p2p {
 
 using detail::RelayPrefix;
-using detail::kRelayPrefixBytes;
 using transport::MsgHeader;
 
 namespace detail {
 
 static_assert(sizeof(RelayPrefix) == kRelayPrefixBytes, "RelayPrefix is sent as it is laid out");
 
-OwnedSend::OwnedSend(std::vector<uint8_t> bytes, uint32_t ctx, Engine* release_to)
-    : bytes_(std::move(bytes)), release_to_(release_to) {
+OwnedSend::OwnedSend(std::vector<uint8_t> bytes, uint32_t ctx, Engine* release_to, int hop, bool forwarded,
+                     std::shared_ptr<SendGroup> group)
+    : bytes_(std::move(bytes)), release_to_(release_to), hop_(hop), forwarded_(forwarded), group_(std::move(group)) {
   hdr = MsgHeader{ctx, 0, bytes_.size(), 0};
   data = bytes_.data();
+  // A fragment counts against its next hop's budget until QUIC took it.
+  complete_when_taken = hop >= 0;
 }
 
-void OwnedSend::complete(const Status&) {
-  if (release_to_) release_to_->relay_released(bytes_.size());
+void OwnedSend::complete(const Status& st) {
+  if (release_to_) release_to_->relay_released(hop_, bytes_.size(), forwarded_);
+  if (group_) {
+    // The first failure completes the user's send; the last fragment, success.
+    if (!st.ok()) group_->req->complete(st);
+    if (group_->left.fetch_sub(1, std::memory_order_acq_rel) == 1) group_->req->complete(Status::Ok());
+  }
   delete this;
 }
 
-std::vector<uint8_t> relay_frame(const RelayPrefix& p, const uint8_t* data) {
-  std::vector<uint8_t> out(kRelayPrefixBytes + p.inner.len);
+std::vector<uint8_t> relay_frame(const RelayPrefix& p, const uint8_t* data, size_t n) {
+  std::vector<uint8_t> out(kRelayPrefixBytes + n);
   std::memcpy(out.data(), &p, kRelayPrefixBytes);
-  if (p.inner.len) std::memcpy(out.data() + kRelayPrefixBytes, data, p.inner.len);
+  if (n) std::memcpy(out.data() + kRelayPrefixBytes, data, n);
   return out;
 }
 
@@ -53,8 +72,9 @@ namespace {
 bool read_prefix(const std::vector<uint8_t>& bytes, int world_size, RelayPrefix* p) {
   if (bytes.size() < kRelayPrefixBytes) return false;
   std::memcpy(p, bytes.data(), kRelayPrefixBytes);
-  return p->src >= 0 && p->src < world_size && p->dst >= 0 && p->dst < world_size &&
-         p->inner.len == bytes.size() - kRelayPrefixBytes && p->inner.ctx != kRelayContext;
+  const uint64_t piece = bytes.size() - kRelayPrefixBytes;
+  return p->src >= 0 && p->src < world_size && p->dst >= 0 && p->dst < world_size && p->offset <= p->inner.len &&
+         piece <= p->inner.len - p->offset && (piece > 0 || p->inner.len == 0) && p->inner.ctx != kRelayContext;
 }
 
 }  // namespace
@@ -99,58 +119,160 @@ void Engine::fail_relayed_posted_locked(Context& c, int lost_relay) {
   }
 }
 
-void Engine::wrap_relayed(int dst, Request* req) {
-  RelayPrefix p{rank_, dst, req->hdr};
-  req->stage = detail::relay_frame(p, req->data);
-  req->hdr = MsgHeader{kRelayContext, 0, req->stage.size(), 0};
-  req->data = req->stage.data();
+void Engine::set_relay_budget(uint64_t budget_bytes, size_t fragment_bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  relay_budget_ = budget_bytes;
+  relay_fragment_ = std::max<size_t>(fragment_bytes, 1);
+}
+
+Engine::RelayStats Engine::relay_stats() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return relay_stats_;
+}
+
+void Engine::send_relayed(int dst, int hop, const MsgHeader& hdr, const uint8_t* data,
+                          std::shared_ptr<detail::SendGroup> group) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const size_t piece = relay_fragment_;
+    const uint64_t count = hdr.len == 0 ? 1 : (hdr.len + piece - 1) / piece;
+    if (group) group->left.store(static_cast<int>(count), std::memory_order_relaxed);
+    // All fragments queue at once: nothing of another message from here to dst comes between.
+    for (uint64_t i = 0; i < count; ++i) {
+      RelayPrefix p{rank_, dst, hdr, i * piece};
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(piece, hdr.len - p.offset));
+      hop_waiting_[static_cast<size_t>(hop)].push_back(new detail::OwnedSend(
+          detail::relay_frame(p, data + p.offset, n), kRelayContext, this, hop, false, group));
+    }
+  }
+  drain_hop(hop);
+}
+
+void Engine::drain_hop(int hop) {
+  const auto h = static_cast<size_t>(hop);
+  std::unique_lock<std::mutex> lock(mu_);
+  if (hop_draining_[h]) return;  // that thread sends what was queued meanwhile too
+  hop_draining_[h] = true;
+  for (;;) {
+    std::vector<detail::OwnedSend*> ready;
+    auto& waiting = hop_waiting_[h];
+    // One fragment is always allowed, even above a budget smaller than itself.
+    while (!waiting.empty() && (hop_queued_[h] == 0 || hop_queued_[h] + waiting.front()->bytes() <= relay_budget_)) {
+      hop_queued_[h] += waiting.front()->bytes();
+      relay_stats_.peak_queued = std::max(relay_stats_.peak_queued, hop_queued_[h]);
+      ready.push_back(waiting.front());
+      waiting.pop_front();
+    }
+    transport::PeerLink* link = links_[h];  // route_locked chose hop: it has one
+    if (ready.empty()) {
+      hop_draining_[h] = false;
+      if (waiting.empty()) resume_links_if_room_locked();
+      return;
+    }
+    lock.unlock();
+    // A send may complete at once (relay_released takes mu_): never under it.
+    for (auto* f : ready) link->send(f);
+    lock.lock();
+  }
 }
 
 bool Engine::relay_arrived(int via, std::vector<uint8_t> bytes) {
   RelayPrefix p;
   if (!read_prefix(bytes, size_, &p)) {
     NX_WARN(P2P, "rank %d: dropping a malformed relayed message (%zu bytes) from rank %d", rank_, bytes.size(), via);
-    relay_released(bytes.size());
+    relay_released(-1, bytes.size(), true);
     return true;
   }
   const uint8_t* payload = bytes.data() + kRelayPrefixBytes;
+  const size_t piece = bytes.size() - kRelayPrefixBytes;
   if (p.dst == rank_) {
     // Delivery copies the payload: the bytes stop counting as the relay's first.
-    relay_released(bytes.size());
+    relay_released(-1, bytes.size(), true);
     if (p.inner.ctx == kControlContext) {
-      if (ControlHandler* h = control_.load(std::memory_order_acquire)) h->on_control(p.src, payload, p.inner.len);
+      if (ControlHandler* h = control_.load(std::memory_order_acquire); h && p.offset == 0 && piece == p.inner.len)
+        h->on_control(p.src, payload, p.inner.len);
       return true;
     }
+    if (p.offset != 0 || piece != p.inner.len) return relay_deliver(via, p, payload, piece);
     std::vector<transport::PeerLink*> targets;
     const bool room = deliver_message(p.src, via, p.inner, payload, &targets);
     for (auto* l : targets) l->send_abort(p.inner.ctx, context_status(p.inner.ctx));
     return room;
   }
-  transport::PeerLink* link = nullptr;
+  int hop = -1;
   bool room = true;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (Status gone = unreachable_locked(p.dst, true); gone.ok() && route_locked(p.dst) >= 0) {
-      link = links_[static_cast<size_t>(route_locked(p.dst))];
-      room = under_limit_locked();
-      if (!room) link_waiting_[static_cast<size_t>(via)] = true;
+      hop = route_locked(p.dst);
+      relay_stats_.forwarded_bytes += bytes.size();
+      hop_waiting_[static_cast<size_t>(hop)].push_back(
+          new detail::OwnedSend(std::move(bytes), kRelayContext, this, hop, true));
     } else {
       NX_WARN(P2P, "rank %d: dropping a message from rank %d relayed to rank %d: %s", rank_, p.src, p.dst,
               gone.ok() ? "no route" : gone.to_string().c_str());
     }
   }
-  if (!link) {
-    relay_released(bytes.size());
+  if (hop < 0) {
+    relay_released(-1, bytes.size(), true);
     return true;
   }
-  link->send(new detail::OwnedSend(std::move(bytes), kRelayContext, this));
+  drain_hop(hop);
+  std::lock_guard<std::mutex> lock(mu_);
+  // Still waiting for the budget (or over the relay limit): via's peer waits for credit.
+  if (!hop_waiting_[static_cast<size_t>(hop)].empty()) {
+    link_waiting_[static_cast<size_t>(via)] = true;
+    link_held_for_[static_cast<size_t>(via)] = hop;
+    ++relay_stats_.held_back;
+    room = false;
+  } else if (!under_limit_locked()) {
+    link_waiting_[static_cast<size_t>(via)] = true;
+    room = false;
+  }
   return room;
 }
 
-void Engine::relay_released(size_t bytes) {
-  std::lock_guard<std::mutex> lock(mu_);
-  relay_bytes_ -= bytes;
-  resume_links_if_room_locked();
+bool Engine::relay_deliver(int via, const RelayPrefix& p, const uint8_t* piece, size_t n) {
+  std::vector<transport::PeerLink*> targets;
+  bool room;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    transport::InboundMsg*& ib = relay_rx_[static_cast<size_t>(p.src)];
+    if (p.offset == 0 && !ib) {
+      Context& c = context_locked(p.inner.ctx);
+      if (Status bad = check_collective_locked(c, p.src, p.inner); !bad.ok()) abort_context_locked(c, bad, true, &targets);
+      ib = begin_locked(p.src, p.inner);
+    }
+    if (!ib || ib->received != p.offset || ib->hdr.ctx != p.inner.ctx || ib->hdr.len != p.inner.len) {
+      NX_WARN(P2P, "rank %d: dropping a relayed fragment from rank %d at offset %llu: not the next piece of a message",
+              rank_, p.src, static_cast<unsigned long long>(p.offset));
+      return true;
+    }
+    if (append_locked(ib, piece, n)) ib = nullptr;
+    room = under_limit_locked();
+    if (!room) link_waiting_[static_cast<size_t>(via)] = true;
+  }
+  for (auto* l : targets) l->send_abort(p.inner.ctx, context_status(p.inner.ctx));
+  return room;
+}
+
+void Engine::abandon_relayed_locked(int lost, const Status& why) {
+  for (size_t s = 0; s < relay_rx_.size(); ++s) {
+    transport::InboundMsg* ib = relay_rx_[s];
+    if (!ib || (static_cast<int>(s) != lost && arrives_via_locked(static_cast<int>(s)) != lost)) continue;
+    relay_rx_[s] = nullptr;
+    abandon_locked(ib, why);
+  }
+}
+
+void Engine::relay_released(int hop, size_t bytes, bool forwarded) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (forwarded) relay_bytes_ -= bytes;
+    if (hop >= 0) hop_queued_[static_cast<size_t>(hop)] -= bytes;
+    resume_links_if_room_locked();
+  }
+  if (hop >= 0) drain_hop(hop);
 }
 
 }  // namespace nexar::p2p

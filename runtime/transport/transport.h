@@ -33,6 +33,10 @@ class SendOp {
   virtual ~SendOp() = default;
   MsgHeader hdr;
   const uint8_t* data = nullptr;  // hdr.len bytes, valid until complete() is called
+  // Complete only once the transport took the bytes (QUIC wrote them into packets, within
+  // the peer's credit), not once they were copied into the link's queue: the sender then
+  // knows how much waits in the link (a relay's budget per next hop, p2p/engine_relay.cc).
+  bool complete_when_taken = false;
   // Called exactly once by the link.
   virtual void complete(const Status& status) = 0;
 };

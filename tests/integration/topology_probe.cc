@@ -11,12 +11,19 @@
 //                          0's to 2 through 1): rank 3 ends right after init; after 0.5 s
 //                          rank 0 receives from 2 and rank 2 sends to 0, printing
 //                          "rank R: recv|send <result> (<error text>)"; nobody finalizes
+//   topology_probe flood   hypercube at np 3 (ranks 1 and 2 hold no link: rank 0 relays
+//                          both ways): ranks 1 and 2 send each other kFloods messages on
+//                          one tag at once, sizes cycling through kFloodSizes (above and
+//                          below a fragment, and empty), and check each arrives in order
+//                          with its own size and bytes ("rank R: flood from S exact N")
 //   topology_probe pairs mixed   rank 1 sets NEXAR_TOPOLOGY=hypercube before nexar_init
 //                          (the others keep the environment's): init must fail on every rank.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -95,6 +102,40 @@ void pairs() {
   std::printf("rank %d: allreduce %lld\n", g_rank, static_cast<long long>(sum));
 }
 
+constexpr size_t kFloodSizes[] = {150000, 100, 70000, 0, 5000};
+constexpr int kFloods = 20;
+
+void flood() {
+  if (g_rank == 0) return;  // the relay
+  const int peer = 3 - g_rank;
+  std::vector<std::vector<unsigned char>> out(kFloods), in(kFloods);
+  std::vector<nexar_request_t> recvs(kFloods), sends(kFloods);
+  for (int i = 0; i < kFloods; ++i) {
+    in[static_cast<size_t>(i)].assign(kFloodSizes[0], 0);
+    PROBE_OK(nexar_irecv(in[static_cast<size_t>(i)].data(), kFloodSizes[0], NEXAR_UINT8, peer, 8, g_world,
+                         &recvs[static_cast<size_t>(i)]));
+  }
+  for (int i = 0; i < kFloods; ++i) {
+    out[static_cast<size_t>(i)] = pattern_buf(g_rank, i, kFloodSizes[i % std::size(kFloodSizes)]);
+    PROBE_OK(nexar_isend(out[static_cast<size_t>(i)].data(), out[static_cast<size_t>(i)].size(), NEXAR_UINT8, peer, 8,
+                         g_world, &sends[static_cast<size_t>(i)]));
+  }
+  int exact = 0;
+  for (int i = 0; i < kFloods; ++i) {
+    nexar_status_t st;
+    PROBE_OK(nexar_wait_status(recvs[static_cast<size_t>(i)], &st));
+    const std::vector<unsigned char> want = pattern_buf(peer, i, kFloodSizes[i % std::size(kFloodSizes)]);
+    if (static_cast<size_t>(st.bytes) == want.size() &&
+        std::equal(want.begin(), want.end(), in[static_cast<size_t>(i)].begin()))
+      ++exact;
+    else
+      std::printf("rank %d: flood message %d from %d: %zu bytes, not its own %zu\n", g_rank, i, peer,
+                  static_cast<size_t>(st.bytes), want.size());
+  }
+  PROBE_OK(nexar_waitall(kFloods, sends.data()));
+  std::printf("rank %d: flood from %d exact %d\n", g_rank, peer, exact);
+}
+
 void relay() {
   if (g_rank == 3) {
     std::fflush(stdout);
@@ -119,8 +160,8 @@ void relay() {
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   const bool mixed = argc > 2 && std::strcmp(argv[2], "mixed") == 0;
-  if (mode != "pairs" && mode != "relay") {
-    std::fprintf(stderr, "usage: topology_probe pairs|relay [mixed]\n");
+  if (mode != "pairs" && mode != "relay" && mode != "flood") {
+    std::fprintf(stderr, "usage: topology_probe pairs|relay|flood [mixed]\n");
     return 2;
   }
   const char* rank_env = std::getenv("NEXAR_RANK");
@@ -130,6 +171,7 @@ int main(int argc, char** argv) {
   PROBE_OK(nexar_comm_size(g_world, &g_size));
   if (mode == "pairs") pairs();
   if (mode == "relay") relay();
+  if (mode == "flood") flood();
   std::fflush(stdout);
   nexar_comm_destroy(g_world);
   return 0;

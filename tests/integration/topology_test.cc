@@ -4,12 +4,15 @@
 // exchanges messages, three in order on one tag and a large one, most of them relayed
 // through neighbours; they arrive exact and in order; a probe from any source finds a
 // relayed message; an allreduce over relays is exact; each rank holds links to its
-// neighbours in the graph only (the INFO line nexar_comm_destroy logs). A lost relay is
+// neighbours in the graph only (the INFO line nexar_comm_destroy logs). Two floods crossing
+// one relay in opposite directions arrive exact and in order, and the relay never has more
+// than NEXAR_RELAY_BUDGET bytes waiting in a next hop's link (its INFO line). A lost relay is
 // NEXAR_ERR_PEER_LOST naming it, to the sender and the receiver; unknown values and a
 // topology that differs between ranks are refused by name.
 #include <catch.hpp>
 
 #include <cstdio>
+#include <string>
 
 #include "launcher/rank_run.h"
 #include "pattern.h"
@@ -81,6 +84,30 @@ TEST_CASE("topology: hypercube and kregular:2 at np 8 relay every pair's message
   check_pairs(8, "kregular:2", "lazy", 2);
 }
 
+TEST_CASE("topology: two floods crossing one relay stay within NEXAR_RELAY_BUDGET, exact and in order", "[topology]") {
+  // Hypercube at np 3: rank 0 relays 1 -> 2 and 2 -> 1 at once, in fragments of 16 KiB.
+  constexpr long long kBudget = 16384, kEachWay = 4 * (150000 + 100 + 70000 + 0 + 5000);
+  auto r = run(3, {"flood"}, "hypercube", "eager", {"NEXAR_RELAY_BUDGET=" + std::to_string(kBudget)});
+  expect_ok(r, 2, ": flood from ");
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  CHECK(count_of(r.out, "rank 1: flood from 2 exact 20\n") == 1);
+  CHECK(count_of(r.out, "rank 2: flood from 1 exact 20\n") == 1);
+  const size_t at = r.err.find("rank 0: relayed ");
+  REQUIRE(at != std::string::npos);
+  unsigned long long forwarded = 0, peak = 0, held = 0;
+  long long budget = 0;
+  REQUIRE(std::sscanf(r.err.c_str() + at,
+                      "rank 0: relayed %llu bytes for others, at most %llu bytes waiting in one next hop's link "
+                      "(NEXAR_RELAY_BUDGET=%lld), a link held back %llu times",
+                      &forwarded, &peak, &budget, &held) == 4);
+  CHECK(budget == kBudget);
+  CHECK(forwarded >= 2 * static_cast<unsigned long long>(kEachWay));
+  // The budget bit (fragments waited and links were held back), and the link never held more.
+  CHECK(peak > 0);
+  CHECK(peak <= static_cast<unsigned long long>(kBudget));
+  CHECK(held > 0);
+}
+
 TEST_CASE("topology: a lost relay is NEXAR_ERR_PEER_LOST naming it, to sender and receiver", "[topology]") {
   auto r = run(4, {"relay"}, "kregular:2", "eager", {"NEXAR_TIMEOUT=30"}, {"--no-kill"});
   INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
@@ -101,6 +128,14 @@ TEST_CASE("topology: unknown values and topologies that differ between ranks are
   INFO("stderr:\n" << tcp.err);
   CHECK(tcp.end.exit_code != 0);
   CHECK(count_of(tcp.err, "NEXAR_TOPOLOGY=kregular:2 works with QUIC only") >= 1);
+  auto small = run(3, {"pairs"}, "hypercube", "eager", {"NEXAR_RELAY_BUDGET=512"});
+  INFO("stderr:\n" << small.err);
+  CHECK(small.end.exit_code != 0);
+  CHECK(count_of(small.err, "NEXAR_RELAY_BUDGET=512 is below 1024 bytes (NEXAR_TOPOLOGY=hypercube relays") >= 1);
+  auto eager = run(3, {"pairs"}, "hypercube", "eager", {"NEXAR_EAGER_LIMIT=100"});
+  INFO("stderr:\n" << eager.err);
+  CHECK(eager.end.exit_code != 0);
+  CHECK(count_of(eager.err, "NEXAR_EAGER_LIMIT=100 is below 1024 bytes (NEXAR_TOPOLOGY=hypercube relays") >= 1);
   // Rank 1 hypercube, ranks 0 and 2 kregular:2: every rank fails its init naming the
   // difference (undetected, a relay could forward to a rank it holds no link to).
   auto mixed = run(3, {"pairs", "mixed"}, "kregular:2", "eager");

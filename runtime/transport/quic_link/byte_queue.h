@@ -17,6 +17,8 @@ class ByteQueue {
   // Appends bytes (small frames are coalesced into the last chunk not yet offered).
   void append(std::vector<uint8_t>&& bytes);
   bool all_acked() const { return acked_ >= appended_; }
+  uint64_t appended() const { return appended_; }
+  uint64_t written() const { return written_; }
   // Fills vecs with unwritten bytes; returns how many vecs were used. Every chunk offered
   // becomes immutable: QUIC keeps pointers into it for retransmission until it is acked.
   size_t peek(ngtcp2_vec* vecs, size_t max_vecs);

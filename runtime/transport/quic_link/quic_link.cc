@@ -177,12 +177,15 @@ Status QuicLink::handle_frame(const Frame& f) {
 
 void QuicLink::fail_everything(const Status& why, bool tell_sink) {
   std::deque<LargeTx*> waiting;
+  std::deque<std::pair<uint64_t, transport::SendOp*>> untaken;
   {
     std::lock_guard<std::mutex> lock(mu_);
     dead_ = why;
     waiting.swap(large_waiting_);
+    untaken.swap(taken_waiting_);
   }
   cv_.notify_all();
+  for (auto& [end, op] : untaken) op->complete(why);
   for (LargeTx* t : waiting) {
     t->op->complete(why);
     delete t;

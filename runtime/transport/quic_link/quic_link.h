@@ -149,6 +149,9 @@ class QuicLink final : public transport::NetLink, public quic::Application {
   std::deque<LargeTx*> large_waiting_;
   uint64_t next_tx_seq_ = 0;
   size_t large_unacked_ = 0;  // large sends not yet fully acknowledged
+  // Inline sends that complete once QUIC took them (SendOp::complete_when_taken), with the
+  // control stream offset their frame ends at.
+  std::deque<std::pair<uint64_t, transport::SendOp*>> taken_waiting_;
   // Everything sent so far (control frames, large messages) was acknowledged. Under mu_.
   bool delivered_locked() const { return ctrl_tx_.all_acked() && large_unacked_ == 0; }
   bool write_posted_ = false;

@@ -28,9 +28,10 @@ void QuicLink::send(transport::SendOp* op) {
   }
   if (inline_msg) {
     ctrl_tx_.append(std::move(frame));
+    if (op->complete_when_taken) taken_waiting_.emplace_back(ctrl_tx_.appended(), op);
     lock.unlock();
     request_write();
-    op->complete(Status::Ok());  // the payload was copied
+    if (!op->complete_when_taken) op->complete(Status::Ok());  // the payload was copied
     return;
   }
   auto* t = new LargeTx{op, next_tx_seq_++, {}};
@@ -190,8 +191,16 @@ void QuicLink::on_written(quic::Connection&, int64_t sid, size_t n, bool fin_tak
     return;
   }
   if (sid == ctrl_sid_) {
-    std::lock_guard<std::mutex> lock(mu_);
-    ctrl_tx_.mark_written(n);
+    std::vector<transport::SendOp*> taken;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      ctrl_tx_.mark_written(n);
+      while (!taken_waiting_.empty() && taken_waiting_.front().first <= ctrl_tx_.written()) {
+        taken.push_back(taken_waiting_.front().second);
+        taken_waiting_.pop_front();
+      }
+    }
+    for (transport::SendOp* op : taken) op->complete(Status::Ok());
     return;
   }
   for (LargeTx* t : large_active_) {
