@@ -22,6 +22,7 @@ Engine::Engine(int world_rank, int world_size, size_t unexpected_limit)
       size_(world_size),
       links_(static_cast<size_t>(world_size), nullptr),
       lost_(static_cast<size_t>(world_size)),
+      lost_noticed_(static_cast<size_t>(world_size), false),
       store_(unexpected_limit),
       link_waiting_(static_cast<size_t>(world_size), false),
       relay_limit_(unexpected_limit),

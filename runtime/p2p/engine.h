@@ -46,6 +46,10 @@ inline constexpr uint32_t kControlContext = 0xFFFFFFFEu;
 // carries its original source, destination and header in front of its payload. In the
 // same reserved block as kControlContext.
 inline constexpr uint32_t kRelayContext = 0xFFFFFFFDu;
+// The context of a sparse world's lost-rank notices (engine_faults.cc): a rank that loses
+// a link floods "rank X was lost" over its direct links, so that ranks holding none to X
+// learn it too. In the same reserved block as kControlContext.
+inline constexpr uint32_t kLostNoticeContext = 0xFFFFFFFFu;
 // The bytes that prefix go in front of each relayed fragment's payload.
 inline constexpr size_t kRelayPrefixBytes = 40;
 
@@ -259,6 +263,13 @@ class Engine final : public transport::PlacementSink {
   // Binds an arriving (or stored) message to a receive, checking its length.
   bool bind_locked(const RequestPtr& req, int src, const transport::MsgHeader& hdr);
   void note_lost_locked(int src, const Status& why);
+  // A sparse world: tells every direct peer but `except` that rank lost was lost (why),
+  // once per lost rank (the links to tell are gathered under mu_, told outside it).
+  std::vector<transport::PeerLink*> lost_notice_links_locked(int lost, int except);
+  void send_lost_notice(const std::vector<transport::PeerLink*>& to, int lost, const Status& why);
+  // A neighbour's notice that rank lost was lost: noted (unless this rank holds its own
+  // link to it, which tells it) and passed on once.
+  void on_lost_notice(int from, const uint8_t* data, size_t bytes);
   void fail_posted_locked(Context& c, const Status& why, int only_src);
   // An inbound message that no receive matched, and its stored copy, go.
   void drop_unexpected_locked(transport::InboundMsg* ib);
@@ -275,6 +286,7 @@ class Engine final : public transport::PlacementSink {
   std::mutex mu_;
   std::vector<transport::PeerLink*> links_;
   std::vector<Status> lost_;  // per world rank: why it was lost, ok() while alive
+  std::vector<bool> lost_noticed_;  // per world rank: its loss was passed on to direct peers
   std::unordered_map<uint32_t, Context> contexts_;
   UnexpectedStore store_;
   std::vector<bool> link_waiting_;  // links holding back credit until resume()

@@ -19,6 +19,10 @@ bool Engine::on_message(int src, const MsgHeader& hdr, const uint8_t* data) {
     if (ControlHandler* h = control_.load(std::memory_order_acquire)) h->on_control(src, data, hdr.len);
     return true;
   }
+  if (hdr.ctx == kLostNoticeContext) {
+    on_lost_notice(src, data, hdr.len);
+    return true;
+  }
   if (hdr.ctx == kRelayContext) {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -56,8 +60,8 @@ bool Engine::deliver_message(int src, int via, const MsgHeader& hdr, const uint8
 }
 
 InboundMsg* Engine::on_message_begin(int src, const MsgHeader& hdr) {
-  // Control messages are small: one that comes in pieces is not ours to deliver.
-  if (hdr.ctx == kControlContext) return new InboundMsg{src, hdr, 0, nullptr, nullptr, true};
+  // Control messages and notices are small: one that comes in pieces is not ours to deliver.
+  if (hdr.ctx == kControlContext || hdr.ctx == kLostNoticeContext) return new InboundMsg{src, hdr, 0, nullptr, nullptr, true};
   if (hdr.ctx == kRelayContext) {
     // Counted from its header on: the link holds back credit while relays fill the limit.
     std::lock_guard<std::mutex> lock(mu_);

@@ -3,6 +3,8 @@
 // Engine: failures. Lost peers, aborted and revoked contexts, collectives that disagree
 // across ranks, and the fault-tolerance control channel.
 #include <algorithm>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "core/log.h"
@@ -26,12 +28,60 @@ void Engine::fail_posted_locked(Context& c, const Status& why, int only_src) {
 }
 
 void Engine::on_peer_lost(int src, const Status& why) {
+  std::vector<transport::PeerLink*> tell;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!lost_[static_cast<size_t>(src)].ok()) return;
     note_lost_locked(src, why);
+    tell = lost_notice_links_locked(src, -1);
   }
+  send_lost_notice(tell, src, why);
   if (ControlHandler* h = control_.load(std::memory_order_acquire)) h->on_lost(src);
+}
+
+std::vector<transport::PeerLink*> Engine::lost_notice_links_locked(int lost, int except) {
+  std::vector<transport::PeerLink*> out;
+  if (topology::complete(topology_, size_) || lost_noticed_[static_cast<size_t>(lost)]) return out;
+  lost_noticed_[static_cast<size_t>(lost)] = true;
+  for (int p = 0; p < size_; ++p)
+    if (p != rank_ && p != lost && p != except && links_[static_cast<size_t>(p)] && lost_[static_cast<size_t>(p)].ok())
+      out.push_back(links_[static_cast<size_t>(p)]);
+  return out;
+}
+
+void Engine::send_lost_notice(const std::vector<transport::PeerLink*>& to, int lost, const Status& why) {
+  // The lost rank (4 bytes), then the first reporter's text.
+  const std::string text = why.message().substr(0, 512);
+  std::vector<uint8_t> notice(sizeof(int32_t) + text.size());
+  const int32_t who = lost;
+  std::memcpy(notice.data(), &who, sizeof who);
+  std::memcpy(notice.data() + sizeof who, text.data(), text.size());
+  for (transport::PeerLink* l : to) l->send(new detail::OwnedSend(notice, kLostNoticeContext));
+}
+
+void Engine::on_lost_notice(int from, const uint8_t* data, size_t bytes) {
+  int32_t lost = -1;
+  if (bytes >= sizeof lost) std::memcpy(&lost, data, sizeof lost);
+  if (lost < 0 || lost >= size_ || lost == rank_) {
+    NX_WARN(P2P, "rank %d: dropping a malformed lost-rank notice (%zu bytes) from rank %d", rank_, bytes, from);
+    return;
+  }
+  const std::string text(reinterpret_cast<const char*>(data) + sizeof lost, bytes - sizeof lost);
+  const Status why(NEXAR_ERR_PEER_LOST, strprintf("rank %d was lost (rank %d passed on: %s)", lost, from, text.c_str()));
+  std::vector<transport::PeerLink*> tell;
+  bool noted = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // A rank holding its own link to the lost one hears it there.
+    if (!links_[static_cast<size_t>(lost)] && lost_[static_cast<size_t>(lost)].ok()) {
+      note_lost_locked(lost, why);
+      noted = true;
+    }
+    tell = lost_notice_links_locked(lost, from);
+  }
+  send_lost_notice(tell, lost, Status(NEXAR_ERR_PEER_LOST, text));
+  if (noted)
+    if (ControlHandler* h = control_.load(std::memory_order_acquire)) h->on_lost(lost);
 }
 
 void Engine::note_lost_locked(int src, const Status& why) {

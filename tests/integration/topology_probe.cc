@@ -10,12 +10,19 @@
 //   topology_probe relay   kregular:2 at np 4 (a ring; 2's messages to 0 go through 3 and
 //                          0's to 2 through 1): rank 3 ends right after init; after 0.5 s
 //                          rank 0 receives from 2 and rank 2 sends to 0, printing
-//                          "rank R: recv|send <result> (<error text>)"; nobody finalizes
+//                          "rank R: recv|send <result> (<error text>)"; they end after rank 2
+//                          has sent (told 2 -> 1 -> 0 over direct links); nobody finalizes
 //   topology_probe flood   hypercube at np 3 (ranks 1 and 2 hold no link: rank 0 relays
 //                          both ways): ranks 1 and 2 send each other kFloods messages on
 //                          one tag at once, sizes cycling through kFloodSizes (above and
 //                          below a fragment, and empty), and check each arrives in order
 //                          with its own size and bytes ("rank R: flood from S exact N")
+//   topology_probe lost    hypercube at np 8: every rank but 7 posts a receive from rank 7,
+//                          which exits 0.3 s after init; ranks 3, 5 and 6 hold a link to it,
+//                          the others hear of its loss from them. Each prints "rank R: recv
+//                          from 7 <result> after <s> s (<error text>)"; then the survivors
+//                          shrink the world and meet in a barrier ("rank R: shrink <result>
+//                          size <n>") and exit without finalizing
 //   topology_probe pairs mixed   rank 1 sets NEXAR_TOPOLOGY=hypercube before nexar_init
 //                          (the others keep the environment's): init must fail on every rank.
 #include <unistd.h>
@@ -136,6 +143,31 @@ void flood() {
   std::printf("rank %d: flood from %d exact %d\n", g_rank, peer, exact);
 }
 
+void lost() {
+  if (g_rank == 7) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::fflush(stdout);
+    std::_Exit(7);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  int32_t v = 0;
+  nexar_result_t r = nexar_recv(&v, 1, NEXAR_INT32, 7, 0, g_world);
+  std::printf("rank %d: recv from 7 %s after %.1f s (%s)\n", g_rank, nexar_result_string(r), probe::seconds_since(t0),
+              nexar_comm_last_error(g_world));
+  std::fflush(stdout);
+  // The survivors agree on who is left (the fault-tolerance layer heard of rank 7 on every
+  // rank) and end together: one ending early would be news to the others.
+  nexar_comm_t alive = nullptr;
+  nexar_result_t sr = nexar_comm_shrink(g_world, &alive);
+  int alive_size = 0;
+  if (sr == NEXAR_SUCCESS) sr = nexar_comm_size(alive, &alive_size);
+  if (sr == NEXAR_SUCCESS) sr = nexar_barrier(alive);
+  std::printf("rank %d: shrink %s size %d\n", g_rank, nexar_result_string(sr), alive_size);
+  std::fflush(stdout);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the last messages leave
+  std::_Exit(0);  // the world's closing barrier would wait for rank 7
+}
+
 void relay() {
   if (g_rank == 3) {
     std::fflush(stdout);
@@ -152,6 +184,24 @@ void relay() {
     std::printf("rank 2: send %s (%s)\n", nexar_result_string(r), nexar_comm_last_error(g_world));
   }
   std::fflush(stdout);
+  // Nobody ends before rank 2 has sent: rank 0's end would be news to rank 2 (a lost-rank
+  // notice) and could name rank 0 instead of the relay. Over direct links: 2 -> 1 -> 0,
+  // each told back.
+  if (g_rank == 2) {
+    (void)nexar_send(&v, 1, NEXAR_INT32, 1, 9, g_world);
+    (void)nexar_recv(&v, 1, NEXAR_INT32, 1, 10, g_world);
+  }
+  if (g_rank == 1) {
+    (void)nexar_recv(&v, 1, NEXAR_INT32, 2, 9, g_world);
+    (void)nexar_send(&v, 1, NEXAR_INT32, 2, 10, g_world);
+    (void)nexar_send(&v, 1, NEXAR_INT32, 0, 9, g_world);
+    (void)nexar_recv(&v, 1, NEXAR_INT32, 0, 10, g_world);
+  }
+  if (g_rank == 0) {
+    (void)nexar_recv(&v, 1, NEXAR_INT32, 1, 9, g_world);
+    (void)nexar_send(&v, 1, NEXAR_INT32, 1, 10, g_world);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the last send leaves
   std::_Exit(0);  // the closing barrier would wait for rank 3
 }
 
@@ -160,8 +210,8 @@ void relay() {
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   const bool mixed = argc > 2 && std::strcmp(argv[2], "mixed") == 0;
-  if (mode != "pairs" && mode != "relay" && mode != "flood") {
-    std::fprintf(stderr, "usage: topology_probe pairs|relay|flood [mixed]\n");
+  if (mode != "pairs" && mode != "relay" && mode != "flood" && mode != "lost") {
+    std::fprintf(stderr, "usage: topology_probe pairs|relay|flood|lost [mixed]\n");
     return 2;
   }
   const char* rank_env = std::getenv("NEXAR_RANK");
@@ -172,6 +222,7 @@ int main(int argc, char** argv) {
   if (mode == "pairs") pairs();
   if (mode == "relay") relay();
   if (mode == "flood") flood();
+  if (mode == "lost") lost();
   std::fflush(stdout);
   nexar_comm_destroy(g_world);
   return 0;

@@ -6,12 +6,15 @@
 // relayed message; an allreduce over relays is exact; each rank holds links to its
 // neighbours in the graph only (the INFO line nexar_comm_destroy logs). Two floods crossing
 // one relay in opposite directions arrive exact and in order, and the relay never has more
-// than NEXAR_RELAY_BUDGET bytes waiting in a next hop's link (its INFO line). A lost relay is
+// than NEXAR_RELAY_BUDGET bytes waiting in a next hop's link (its INFO line). A rank lost
+// beyond a rank's neighbours fails its receive from it with NEXAR_ERR_PEER_LOST naming it
+// (its neighbours pass the loss on). A lost relay is
 // NEXAR_ERR_PEER_LOST naming it, to the sender and the receiver; unknown values and a
 // topology that differs between ranks are refused by name.
 #include <catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "launcher/rank_run.h"
@@ -116,6 +119,26 @@ TEST_CASE("topology: a lost relay is NEXAR_ERR_PEER_LOST naming it, to sender an
                         "lost") == 1);
   CHECK(count_of(r.out, "rank 2: send NEXAR_ERR_PEER_LOST (rank 3, which relays this rank's messages to rank 0, was "
                         "lost") == 1);
+}
+
+TEST_CASE("topology: a rank lost beyond the neighbours is NEXAR_ERR_PEER_LOST naming it on every rank", "[topology]") {
+  // Hypercube at np 8: rank 7 dies while every other rank waits to receive from it; 0, 1,
+  // 2 and 4 hold no link to it and learn of it from the notices its neighbours pass on.
+  auto r = run(8, {"lost"}, "hypercube", "eager", {"NEXAR_TIMEOUT=60"}, {"--no-kill"});
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  REQUIRE(r.end.finished);
+  for (int rank = 0; rank < 7; ++rank) {
+    const std::string line = "rank " + std::to_string(rank) + ": recv from 7 NEXAR_ERR_PEER_LOST after ";
+    const size_t at = r.out.find(line);
+    REQUIRE(at != std::string::npos);
+    // Well before the 60 s timeout: noticed, not waited out.
+    CHECK(std::strtod(r.out.c_str() + at + line.size(), nullptr) < 20.0);
+    if (rank == 3 || rank == 5 || rank == 6) continue;  // its own link told it
+    const std::string whole = r.out.substr(at, r.out.find('\n', at) - at);
+    CHECK(whole.find("(rank 7 was lost (rank ") != std::string::npos);
+  }
+  // The fault-tolerance layer heard of it everywhere: the survivors shrink to 7 ranks.
+  CHECK(count_of(r.out, ": shrink NEXAR_SUCCESS size 7\n") == 7);
 }
 
 TEST_CASE("topology: unknown values and topologies that differ between ranks are refused by name", "[topology]") {
