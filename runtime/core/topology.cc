@@ -93,9 +93,24 @@ bool complete(const Topology& t, int n) {
 }
 
 std::vector<int> neighbours(const Topology& t, int n, int r) {
+  // Built from the graph's shape, in O(degree): a search over the graph (the relay
+  // drain's) then costs O(n * degree), not O(n^2).
   std::vector<int> out;
-  for (int p = 0; p < n; ++p)
-    if (adjacent(t, n, r, p)) out.push_back(p);
+  if (full_in(t, n)) {
+    for (int p = 0; p < n; ++p)
+      if (p != r) out.push_back(p);
+    return out;
+  }
+  if (t.kind == Kind::kHypercube) {
+    for (unsigned bit = 1; bit < static_cast<unsigned>(n); bit <<= 1)
+      if (const int p = static_cast<int>(static_cast<unsigned>(r) ^ bit); p < n) out.push_back(p);
+  } else {
+    for (int d = 1; d <= t.k / 2; ++d) out.insert(out.end(), {(r + d) % n, ((r - d) % n + n) % n});
+    if (antipode(t, n)) out.push_back((r + n / 2) % n);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  std::erase(out, r);
   return out;
 }
 

@@ -79,6 +79,10 @@ TEST_CASE("topology: symmetric, the promised degrees, every pair routed within t
                                                                                               : size_t(log2n);
         if (t.kind == Kind::kHypercube ? nb.size() > want : nb.size() != want)
           FAIL_CHECK(text << " n=" << n << ": rank " << a << " has " << nb.size() << " neighbours");
+        std::vector<int> scanned;  // neighbours() is built from the shape: it must list exactly these
+        for (int b = 0; b < n; ++b)
+          if (adjacent(t, n, a, b)) scanned.push_back(b);
+        if (nb != scanned) FAIL_CHECK(text << " n=" << n << ": rank " << a << "'s neighbours differ from adjacent()");
         for (int b = 0; b < n; ++b) {
           if (adjacent(t, n, a, b) != adjacent(t, n, b, a)) FAIL_CHECK(text << " n=" << n << ": " << a << ", " << b);
           if (t.kind == Kind::kHypercube) {
