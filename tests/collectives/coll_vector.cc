@@ -449,17 +449,26 @@ TEST_CASE("collectives with a count per rank: local argument errors", "[vector]"
   REQUIRE(validate_collective_args(g, 0, 2).message().find("root 2 is outside [0, 2)") != std::string::npos);
 }
 
+namespace {
+
+// The algorithm the model chooses for an alltoallv of p ranks sending `each` bytes to each.
+const AlgoDesc* alltoallv_choice(int p, size_t each, CollTransport t, const SlotCaps& caps) {
+  std::vector<size_t> counts(static_cast<size_t>(p), each);
+  CollArgs a;
+  a.kind = CollKind::ALLTOALLV;
+  a.dtype = NEXAR_UINT8;
+  a.sendcounts = counts.data();
+  Choice c;
+  REQUIRE(select_algorithm(a, p, t, &c, caps).ok());
+  return c.algo;
+}
+
+}  // namespace
+
 TEST_CASE("alltoallv: the cost model picks scattered for small blocks, pairwise for large, bruck in large worlds", "[vector]") {
   ScopedEnv env("NEXAR_ALGO", nullptr);
   const auto pick = [](int p, size_t each) {
-    std::vector<size_t> counts(static_cast<size_t>(p), each);
-    CollArgs a;
-    a.kind = CollKind::ALLTOALLV;
-    a.dtype = NEXAR_UINT8;
-    a.sendcounts = counts.data();
-    Choice c;
-    REQUIRE(select_algorithm(a, p, CollTransport::NETWORK, &c, SlotCaps{}).ok());
-    return std::string(c.algo->name);
+    return std::string(alltoallv_choice(p, each, CollTransport::NETWORK, SlotCaps{})->name);
   };
   REQUIRE(pick(8, 1) == "scattered");
   REQUIRE(pick(8, 1 << 20) == "pairwise");
@@ -481,17 +490,11 @@ TEST_CASE("alltoallv: ranks sending different bytes choose algorithms that run a
     for (int p : {2, 3, 8, 64}) {
       const AlgoDesc* first = nullptr;
       for (size_t each : {size_t{0}, size_t{1}, size_t{512}, size_t{8} << 10, size_t{128} << 10, size_t{4} << 20}) {
-        std::vector<size_t> counts(static_cast<size_t>(p), each);
-        CollArgs a;
-        a.kind = CollKind::ALLTOALLV;
-        a.dtype = NEXAR_UINT8;
-        a.sendcounts = counts.data();
-        Choice c;
-        REQUIRE(select_algorithm(a, p, t, &c, caps).ok());
-        if (!first) first = c.algo;
+        const AlgoDesc* algo = alltoallv_choice(p, each, t, caps);
+        if (!first) first = algo;
         INFO(coll_transport_name(t) << " slots " << caps.has_slots << " cores " << caps.cores << ", " << p << " ranks, "
-                                    << each << " bytes to each: " << c.algo->name << ", at 0 bytes " << first->name);
-        REQUIRE((c.algo == first || (c.algo->wire && first->wire && std::string(c.algo->wire) == first->wire)));
+                                    << each << " bytes to each: " << algo->name << ", at 0 bytes " << first->name);
+        REQUIRE((algo == first || (algo->wire && first->wire && std::string(algo->wire) == first->wire)));
       }
     }
   // Where slots and direct reads exist, every rank reads directly, a hot one (4 MiB, past
