@@ -29,14 +29,18 @@ if ! command -v clang++-14 > /dev/null; then
   echo "fuzz.sh: clang++-14 not found (apt-get install clang-14 libfuzzer-14-dev)" >&2
   exit 2
 fi
-flags="-fsanitize=fuzzer-no-link"
 # -O1 with line tables only (as OSS-Fuzz builds): about half the compile time of -O2 -g,
-# and stack traces still name file and line.
+# and stack traces still name file and line. libFuzzer's coverage flags come from
+# NEXAR_FUZZ, for the decoders' libraries only (tests/fuzz/CMakeLists.txt).
 opt="-O1 -gline-tables-only"
 mkdir -p "$dir"
-cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-14 \
+generator=()
+if command -v ninja > /dev/null && [ ! -f "$dir/CMakeCache.txt" ]; then generator=(-G Ninja); fi
+# CMAKE_*_FLAGS are emptied: a directory configured when this script passed the coverage
+# flags there keeps them in its cache otherwise.
+cmake -S "$root" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-14 \
   -DCMAKE_CXX_COMPILER=clang++-14 -DNEXAR_FUZZ=ON -DNEXAR_WERROR=ON -DNEXAR_SANITIZE=address,undefined \
-  -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
+  -DCMAKE_C_FLAGS= -DCMAKE_CXX_FLAGS= \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="$opt" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$opt" \
   > "$dir/configure.log" 2>&1 || { cat "$dir/configure.log" >&2; exit 1; }
 if [ $build_all = 1 ]; then
