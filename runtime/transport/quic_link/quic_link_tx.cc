@@ -27,11 +27,14 @@ void QuicLink::send(transport::SendOp* op) {
     return;
   }
   if (inline_msg) {
+    // Read before unlocking: once queued, a write on any thread may take, complete and
+    // free an op that completes when taken.
+    const bool when_taken = op->complete_when_taken;
     ctrl_tx_.append(std::move(frame));
-    if (op->complete_when_taken) taken_waiting_.emplace_back(ctrl_tx_.appended(), op);
+    if (when_taken) taken_waiting_.emplace_back(ctrl_tx_.appended(), op);
     lock.unlock();
     request_write();
-    if (!op->complete_when_taken) op->complete(Status::Ok());  // the payload was copied
+    if (!when_taken) op->complete(Status::Ok());  // the payload was copied
     return;
   }
   auto* t = new LargeTx{op, next_tx_seq_++, {}};
