@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "transport/blind_gate.h"
 #include "transport/quic/address.h"
 #include "transport/quic/connection_impl.h"
 #include "transport/quic/endpoint.h"
@@ -93,10 +94,8 @@ class EndpointImpl final : public Endpoint {
   std::atomic<uint64_t> polled_{0};
   std::atomic<bool> loop_wants_lock_{false};  // the progress thread waits for io_mu_
   std::atomic<int> spinners_{0};              // threads between enter_spin and leave_spin
-  std::atomic<int> sleepers_{0};              // threads between leave_spin(true) and leave_sleep
-  std::atomic<bool> loop_blind_{false};       // the progress thread sleeps without the socket
+  transport::BlindGate gate_;                 // whether the progress thread sleeps without the socket
   std::atomic<bool> timer_stale_{false};      // the timerfd may not match the earliest expiry
-  std::atomic<uint64_t> last_poll_{0};         // when a thread last called poll()
   std::atomic<uint64_t> expiry_hint_{0};       // the earliest expiry as of the last work under io_mu_
 
   std::mutex mu_;  // guards posted_ and accept_handler_

@@ -36,13 +36,7 @@ void EndpointImpl::run() {
     // Polls that stopped for a while mean the threads compute, or lost their CPU (other
     // load): the loop then watches the socket itself. A thread asleep after its spin needs
     // the loop to (leave_spin / leave_sleep).
-    bool blind = false;
-    if (sleepers_.load(std::memory_order_relaxed) == 0 &&
-        now_ns() - last_poll_.load(std::memory_order_relaxed) < kStaleSpinnerNs) {
-      loop_blind_.store(true, std::memory_order_seq_cst);
-      blind = sleepers_.load(std::memory_order_seq_cst) == 0;
-      if (!blind) loop_blind_.store(false, std::memory_order_relaxed);
-    }
+    const bool blind = gate_.try_blind(now_ns(), kStaleSpinnerNs);
     // The loop's own sleep is ppoll's timeout (no timer system call per turn); the timerfd
     // is the alarm a direct worker sets when it needs the loop sooner (rearm_timer).
     const ngtcp2_tstamp now0 = now_ns();
@@ -61,7 +55,7 @@ void EndpointImpl::run() {
     inside_ = nullptr;
     io_mu_.unlock();
     int n = ::ppoll(fds, 3, ptmo, nullptr);
-    if (blind) loop_blind_.store(false, std::memory_order_relaxed);
+    if (blind) gate_.end_blind();
     loop_wants_lock_.store(true, std::memory_order_relaxed);
     io_mu_.lock();
     loop_wants_lock_.store(false, std::memory_order_relaxed);

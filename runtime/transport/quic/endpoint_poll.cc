@@ -89,7 +89,7 @@ size_t EndpointImpl::poll() {
   // closes, posted work): a spinning poller would otherwise starve it.
   if (inside_ == this) return 0;
   const ngtcp2_tstamp t = now_ns();
-  last_poll_.store(t, std::memory_order_relaxed);  // the loop stays blind while this is fresh
+  gate_.note_poll(t);  // the loop stays blind while this is fresh
   // Nothing queued and no timer due: return without the lock. A spinner that held it across
   // every recvmmsg was often preempted holding it when other jobs loaded the machine, and
   // everything else waited for its next time slice (milliseconds).
@@ -117,12 +117,11 @@ size_t EndpointImpl::poll() {
 void EndpointImpl::enter_spin() { spinners_.fetch_add(1, std::memory_order_seq_cst); }
 
 void EndpointImpl::leave_spin(bool going_to_sleep) {
-  // Dekker with run(): it sets loop_blind_ then reads sleepers_; we raise sleepers_ then
-  // read loop_blind_; one of the two sees the other. A thread that goes to sleep needs the
+  // BlindGate's Dekker pair with run(). A thread that goes to sleep needs the
   // loop to watch the socket now (and to run the timers: woken, it looks at both).
-  if (going_to_sleep) sleepers_.fetch_add(1, std::memory_order_seq_cst);
+  if (going_to_sleep) gate_.add_sleeper();
   const bool last = spinners_.fetch_sub(1, std::memory_order_seq_cst) == 1;
-  const bool blind = loop_blind_.load(std::memory_order_seq_cst);
+  const bool blind = gate_.blind();
   if (going_to_sleep && blind) return wake();
   // One that got its message leaves a blind loop be: it looks again within its bound, and
   // the delayed ACK the spin left behind usually leaves sooner, with this thread's next
@@ -137,7 +136,7 @@ void EndpointImpl::leave_spin(bool going_to_sleep) {
   io_mu_.unlock();
 }
 
-void EndpointImpl::leave_sleep() { sleepers_.fetch_sub(1, std::memory_order_seq_cst); }
+void EndpointImpl::leave_sleep() { gate_.remove_sleeper(); }
 
 void EndpointImpl::rearm_timer() {
   timer_stale_.store(false, std::memory_order_relaxed);

@@ -26,7 +26,7 @@ constexpr size_t kMaxPending = 64;  // connections being proven at once; more ar
 // A poll() this recent means threads are waiting and reading the sockets: the hub's thread
 // stays blind, and looks again after kBlindBoundMs (a thread that stopped polling without
 // sleeping, e.g. computing, still gets its sockets read within about a millisecond).
-constexpr int64_t kStalePollerNs = 100000;
+constexpr uint64_t kStalePollerNs = 100000;
 constexpr int kBlindBoundMs = 1;
 
 Status sys_error(const std::string& what) { return Status(NEXAR_ERR_INTERNAL, what + ": " + std::strerror(errno)); }
@@ -147,26 +147,20 @@ void Hub::watch(int fd, TcpLink* link) {
 void Hub::unwatch(int fd) { ::epoll_ctl(inner_, EPOLL_CTL_DEL, fd, nullptr); }
 
 void Hub::poll() {
-  last_poll_ns_.store(now_ns(), std::memory_order_relaxed);
+  gate_.note_poll(static_cast<uint64_t>(now_ns()));
   poll_inner();
 }
 
 void Hub::leave_spin(bool going_to_sleep) {
   if (!going_to_sleep) return;  // it got its message: a blind thread stays blind
-  sleepers_.fetch_add(1, std::memory_order_seq_cst);
-  if (blind_.load(std::memory_order_seq_cst)) wake();
+  gate_.add_sleeper();
+  if (gate_.blind()) wake();
 }
 
-void Hub::leave_sleep() { sleepers_.fetch_sub(1, std::memory_order_seq_cst); }
+void Hub::leave_sleep() { gate_.remove_sleeper(); }
 
 bool Hub::decide_blind() {
-  bool blind = false;
-  if (sleepers_.load(std::memory_order_relaxed) == 0 &&
-      now_ns() - last_poll_ns_.load(std::memory_order_relaxed) < kStalePollerNs) {
-    blind_.store(true, std::memory_order_seq_cst);
-    blind = sleepers_.load(std::memory_order_seq_cst) == 0;
-    if (!blind) blind_.store(false, std::memory_order_relaxed);
-  }
+  const bool blind = gate_.try_blind(static_cast<uint64_t>(now_ns()), kStalePollerNs);
   if (blind != inner_muted_) {
     // Events that come meanwhile stay in the inner set: pollers take them, or this thread
     // once it watches again.
@@ -198,7 +192,7 @@ void Hub::run() {
     int64_t wait_ms = std::max<int64_t>(0, (next_tick - now_ns()) / 1000000);
     if (blind) wait_ms = std::min<int64_t>(wait_ms, kBlindBoundMs);
     const int n = ::epoll_wait(outer_, evs, 32, static_cast<int>(wait_ms));
-    if (blind) blind_.store(false, std::memory_order_relaxed);
+    if (blind) gate_.end_blind();
     for (int i = 0; i < n; ++i) {
       const uint64_t tag = evs[i].data.u64;
       if (tag == kListenTag) {

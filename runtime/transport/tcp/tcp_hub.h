@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "transport/blind_gate.h"
 #include "transport/tcp/tcp_auth.h"
 #include "transport/tcp/tcp_handshake.h"
 #include "transport/tcp/tcp_link.h"
@@ -86,11 +87,7 @@ class Hub {
   int listen_fd_ = -1, outer_ = -1, inner_ = -1, wake_fd_ = -1;
   std::thread thread_;
   std::atomic<bool> stop_{false};
-  // Blindness (Dekker between decide_blind and leave_spin: the thread sets blind_ then reads
-  // sleepers_, a waiter raises sleepers_ then reads blind_; one sees the other).
-  std::atomic<int64_t> last_poll_ns_{0};  // a waiting thread's latest poll()
-  std::atomic<int> sleepers_{0};          // waiting threads asleep after their spin
-  std::atomic<bool> blind_{false};
+  transport::BlindGate gate_;  // whether the hub's thread waits without the sockets
   bool inner_muted_ = false;  // the hub's thread: the inner set is out of its epoll_wait
   std::unique_ptr<std::atomic<TcpLink*>[]> links_;  // index: world rank; set while the thread runs
   std::unordered_map<Pending*, std::unique_ptr<Pending>> pending_;  // the hub's thread only
