@@ -66,6 +66,9 @@ NEXAR_API nexar_result_t nexar_comm_destroy(nexar_comm_t comm) {
   Status st;
   // tests/integration/lazy_test.cc reads this line: what the program's own calls connected.
   if (comm->world) NX_INFO(INIT, "%s before the closing barrier", comm->world->connection_summary().c_str());
+  // tests/integration/topology_test.cc reads this one: what the program's own calls relayed.
+  if (const std::string relayed = comm->world ? comm->world->relay_summary() : ""; !relayed.empty())
+    NX_INFO(INIT, "%s before the closing barrier", relayed.c_str());
   if (usable) st = nexar::api::barrier_of(comm->comm);
   // The world's last handle (nexar_init's, or a shrink of it) closes the connections. On
   // a broken communicator it does not wait for the peers' goodbyes (a peer that stopped

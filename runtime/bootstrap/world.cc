@@ -381,13 +381,7 @@ Status World::shutdown(p2p::Clock::time_point deadline, bool broken) {
     return links_[p] && !uses_shm(static_cast<int>(p)) && !lost[p] && links_[p]->in_use();
   };
   NX_INFO(INIT, "%s at the end", connection_summary().c_str());
-  if (!topology::complete(topology_, n)) {
-    const p2p::Engine::RelayStats rs = engine_->relay_stats();
-    NX_INFO(INIT, "rank %d: relayed %llu bytes for others, at most %llu bytes waiting in one next hop's "
-            "link (NEXAR_RELAY_BUDGET=%lld), a link held back %llu times", info_.rank,
-            static_cast<unsigned long long>(rs.forwarded_bytes), static_cast<unsigned long long>(rs.peak_queued),
-            static_cast<long long>(param::NEXAR_RELAY_BUDGET.get()), static_cast<unsigned long long>(rs.held_back));
-  }
+  if (!topology::complete(topology_, n)) NX_INFO(INIT, "%s", relay_summary().c_str());
   for (size_t p = 0; p < links_.size(); ++p)
     if (quic_peer(p)) links_[p]->send_bye();
   if (shm_) shm_->send_bye();
@@ -415,6 +409,15 @@ std::string World::connection_summary() const {
                    tcp_ ? "TCP" : "QUIC", lazy_ ? "lazy" : "eager");
 }
 
+std::string World::relay_summary() const {
+  if (topology::complete(topology_, info_.world_size)) return "";
+  const p2p::Engine::RelayStats rs = engine_->relay_stats();
+  return strprintf("rank %d: relayed %llu bytes for others, at most %llu bytes waiting in one next hop's link "
+                   "(NEXAR_RELAY_BUDGET=%lld), a link held back %llu times", info_.rank,
+                   static_cast<unsigned long long>(rs.forwarded_bytes), static_cast<unsigned long long>(rs.peak_queued),
+                   static_cast<long long>(param::NEXAR_RELAY_BUDGET.get()), static_cast<unsigned long long>(rs.held_back));
+}
+
 void World::on_comm_broken(const Status& why) {
   if (!hang_responder_ || (why.code() != NEXAR_ERR_TIMEOUT && why.code() != NEXAR_ERR_PEER_LOST)) return;
   if (endpoint_->on_progress_thread()) return;  // the thread that would carry the answers
@@ -431,6 +434,7 @@ std::shared_ptr<comm::Comm> make_world_comm(const std::shared_ptr<World>& world,
   info->engine = &world->engine();
   info->host_ids = world->host_ids();
   info->host_cores = world->host_cores();
+  info->topology = world->topology();
   info->owner = world;
   info->shm = world->shm_hub();
   info->ft = world->ft();

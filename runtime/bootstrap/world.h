@@ -47,6 +47,7 @@ class World {
   const LaunchInfo& info() const { return info_; }
   p2p::Engine& engine() { return *engine_; }
   const std::vector<std::string>& host_ids() const { return host_ids_; }
+  const topology::Topology& topology() const { return topology_; }
   // Per world rank: the CPUs the ranks on its host may use together (the union of their
   // affinity masks, exchanged with the addresses): the same vector on every rank.
   std::vector<int> host_cores() const;
@@ -67,6 +68,9 @@ class World {
   // "rank R: C of N network peers connected (...)" for the log: how many of the peers reached over
   // QUIC or TCP have a connection (made or under way); with NEXAR_CONNECT=lazy, those used.
   std::string connection_summary() const;
+  // "rank R: relayed B bytes for others, ..." for the log (a sparse NEXAR_TOPOLOGY; "" when
+  // every pair is linked): what this rank forwarded so far and its relay budget's peaks.
+  std::string relay_summary() const;
   // A communicator broke (comm::WorldInfo::on_broken): a timeout or a lost peer asks
   // nexrun for a hang report and waits for it, bounded (hang_responder.h).
   void on_comm_broken(const Status& why);

@@ -10,6 +10,7 @@
 #include "collectives/coll_context.h"
 #include "collectives/collective.h"
 #include "collectives/cost_model.h"
+#include "collectives/peer_pattern.h"
 #include "core/status.h"
 
 namespace nexar::coll {
@@ -40,6 +41,9 @@ struct AlgoDesc {
   // sees it: the vector for allreduce, size*count for allgather, ...).
   double (*cost)(const CostModel& m, int p, double n);
   Status (*run)(CollContext& ctx, const CollArgs& args);
+  // Which ranks its messages pair up (peer_pattern.h): where the communicator relays
+  // between non-neighbours, its cost is charged the pattern's stretch.
+  PeerPattern peers = PeerPattern::kNone;
   // Whether ranks that disagree are sure to exchange a message (so one of them sees it) and
   // every rank's completion waits on messages that follow one from every other rank (so
   // all of them hear of it at the call). Trees and scans are not: ranks that disagree on a
@@ -60,8 +64,9 @@ struct AlgoDesc {
 // nullptr when d can run with p ranks on these arguments and slots, else why not.
 const char* why_not_here(const AlgoDesc& d, int p, const CollArgs& args, const SlotCaps& caps);
 
-// The modelled cost of running d, its agreement round included.
-double algo_cost(const AlgoDesc& d, const CostModel& m, int p, double n);
+// The modelled cost of running d, its agreement round included; with routes, its latency
+// and bandwidth terms stretched by its pattern's (peer_pattern.h).
+double algo_cost(const AlgoDesc& d, const CostModel& m, int p, double n, const RouteStretch& routes = {});
 
 const std::vector<AlgoDesc>& algo_table();
 // nullptr when kind has no algorithm of that name.

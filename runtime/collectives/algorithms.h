@@ -34,6 +34,7 @@ NX_DECLARE_ALGO(scatter_binomial)
 NX_DECLARE_ALGO(scan_recursive_doubling)
 NX_DECLARE_ALGO(exscan_recursive_doubling)
 NX_DECLARE_ALGO(barrier_dissemination)
+NX_DECLARE_ALGO(barrier_recursive_doubling)
 NX_DECLARE_ALGO(allreduce_bucketed_staged)
 NX_DECLARE_ALGO(allreduce_shm_flat)
 NX_DECLARE_ALGO(allreduce_shm_direct)
@@ -61,9 +62,10 @@ NX_DECLARE_ALGO(reduce_scatter_v_ring)
 
 #undef NX_DECLARE_ALGO
 
-// The agreement round: a dissemination exchange (ceil(log2 p) rounds of one byte, each
-// message carrying the call's descriptor) on a tag of its own, the same on every rank
-// whatever its arguments. select_and_run runs it before algorithms with AlgoDesc::hears_all
+// The agreement round: a signal among all ranks (signal_rounds.h: dissemination, or
+// recursive doubling where the topology links its partners and not dissemination's;
+// ceil(log2 p) rounds of one byte, each message carrying the call's descriptor) on a tag
+// of its own, the same on every rank whatever its arguments. select_and_run runs it before algorithms with AlgoDesc::hears_all
 // false. Its messages cannot wait on one another in a cycle, so ranks that disagree always
 // exchange one and that rank reports it to all; a rank completes the round only after
 // hearing, directly or through others, from every rank, each agreeing with the sender.

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "collectives/peer_pattern.h"
 #include "core/status.h"
 
 namespace nexar::coll {
@@ -43,6 +44,12 @@ class CollContext {
   // CPUs the ranks share, agreed by every member (0: unknown, each process counts its own).
   // Feeds the algorithm choice (CostModel::cores).
   virtual int cores() const { return 0; }
+  // What relaying between ranks that hold no link costs each peer pattern (a sparse
+  // NEXAR_TOPOLOGY, peer_pattern.h); alike on every member. Feeds the algorithm choice.
+  virtual const RouteStretch& routes() const {
+    static const RouteStretch direct;
+    return direct;
+  }
   // Told the algorithm chosen for the running collective (a static name), for its record.
   virtual void note_algorithm(const char* /*name*/) {}
 

@@ -44,7 +44,7 @@ Status select_and_run(CollContext& ctx, const CollArgs& args) {
   if (const ShmSlots* s = ctx.shm_slots()) caps = SlotCaps{true, s->inline_bytes(), s->can_read_all()};
   caps.cores = ctx.cores();
   Choice c;
-  NX_RETURN_IF_ERROR(select_algorithm(args, p, t, &c, caps));
+  NX_RETURN_IF_ERROR(select_algorithm(args, p, t, &c, caps, ctx.routes()));
   log_choice(args, p, t, c);
   ctx.note_algorithm(c.algo->name);
   Status st = c.algo->hears_all || p == 1 ? Status::Ok() : agreement_round(ctx);

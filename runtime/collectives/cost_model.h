@@ -42,6 +42,15 @@ struct CostModel {
   // crowding(p) times more (8 ranks on 2 cores, 64 KiB allgather: recursive_doubling took
   // 4.6-5.5 ms where shm_direct, whose two rounds the unscaled model priced higher, took
   // 0.38-0.42 ms).
+  // The model for messages relayed over `hops` links on average (a sparse NEXAR_TOPOLOGY,
+  // peer_pattern.h): every hop stores and forwards the whole message, so latency and
+  // bandwidth cost that many times more; the reduction does not.
+  CostModel stretched(double hops) const {
+    CostModel c = *this;
+    c.alpha_us *= hops;
+    c.beta_us_per_byte *= hops;
+    return c;
+  }
   CostModel crowded_messages(int p) const {
     CostModel c = *this;
     c.alpha_us *= crowding(p);

@@ -149,35 +149,39 @@ struct RememberedChoice {
   int p = 0;
   CollTransport transport{};
   SlotCaps caps;
+  RouteStretch routes;
   Choice choice;
 
-  bool matches(uint64_t gen, const CollArgs& a, int np, CollTransport t, const SlotCaps& c) const {
+  bool matches(uint64_t gen, const CollArgs& a, int np, CollTransport t, const SlotCaps& c, const RouteStretch& r) const {
     return generation == gen && count == a.count && dtype == a.dtype && p == np && transport == t &&
            caps.has_slots == c.has_slots && caps.inline_bytes == c.inline_bytes && caps.can_read_all == c.can_read_all &&
-           caps.cores == c.cores;
+           caps.cores == c.cores && routes == r;
   }
 };
 thread_local RememberedChoice t_remembered[kCollKindCount];
 
-Status choose(const CollArgs& a, int p, CollTransport transport, Choice* out, const SlotCaps& caps);
+Status choose(const CollArgs& a, int p, CollTransport transport, Choice* out, const SlotCaps& caps,
+              const RouteStretch& routes);
 }  // namespace
 
-Status select_algorithm(const CollArgs& a, int p, CollTransport transport, Choice* out, const SlotCaps& caps) {
+Status select_algorithm(const CollArgs& a, int p, CollTransport transport, Choice* out, const SlotCaps& caps,
+                        const RouteStretch& routes) {
   // The kinds whose size is in arrays are never remembered (the key would not hold it).
-  if (a.kind == CollKind::ALLREDUCE_BUCKETED || is_vector_kind(a.kind)) return choose(a, p, transport, out, caps);
+  if (a.kind == CollKind::ALLREDUCE_BUCKETED || is_vector_kind(a.kind)) return choose(a, p, transport, out, caps, routes);
   RememberedChoice& r = t_remembered[static_cast<int>(a.kind)];
   const uint64_t gen = params::generation();
-  if (r.matches(gen, a, p, transport, caps)) {
+  if (r.matches(gen, a, p, transport, caps, routes)) {
     *out = r.choice;
     return Status::Ok();
   }
-  NX_RETURN_IF_ERROR(choose(a, p, transport, out, caps));
-  r = RememberedChoice{gen, a.count, a.dtype, p, transport, caps, *out};
+  NX_RETURN_IF_ERROR(choose(a, p, transport, out, caps, routes));
+  r = RememberedChoice{gen, a.count, a.dtype, p, transport, caps, routes, *out};
   return Status::Ok();
 }
 
 namespace {
-Status choose(const CollArgs& a, int p, CollTransport transport, Choice* out, const SlotCaps& caps) {
+Status choose(const CollArgs& a, int p, CollTransport transport, Choice* out, const SlotCaps& caps,
+              const RouteStretch& routes) {
   std::string want;
   CostModel m;
   NX_RETURN_IF_ERROR(selection_inputs(a.kind, transport, &want, &m));
@@ -188,12 +192,12 @@ Status choose(const CollArgs& a, int p, CollTransport transport, Choice* out, co
     if (const char* why = why_not_here(*d, p, a, caps))
       return Status(NEXAR_ERR_INVALID_ARGUMENT, strprintf("NEXAR_ALGO forces %s:%s, which cannot run here: %s (%d ranks)",
                                                           coll_kind_name(a.kind), d->name, why, p));
-    *out = Choice{d, algo_cost(*d, m, p, n), true};
+    *out = Choice{d, algo_cost(*d, m, p, n, routes), true};
     return Status::Ok();
   }
   const CostModel msgs = for_messages(m, transport, p, caps.cores);
   const auto cost_of = [&](const AlgoDesc& d, double bytes) {
-    return algo_cost(d, d.slots == SlotUse::NONE ? msgs : m, p, bytes);
+    return algo_cost(d, d.slots == SlotUse::NONE ? msgs : m, p, bytes, routes);
   };
   // The cheapest applicable algorithm for `bytes` (only those of the wire protocol `wire`
   // if given).

@@ -36,7 +36,9 @@ CostModel message_cost_model(CollKind kind, CollTransport transport, int p, int 
 bool algo_forced(CollKind kind, const char* name);
 
 // A forced algorithm that cannot run with p ranks (or without the slots it needs, see
-// SlotCaps) is NEXAR_ERR_INVALID_ARGUMENT.
-Status select_algorithm(const CollArgs& args, int p, CollTransport transport, Choice* out, const SlotCaps& caps = {});
+// SlotCaps) is NEXAR_ERR_INVALID_ARGUMENT. routes: the communicator's (CollContext::routes),
+// which charge each algorithm its messages' relays.
+Status select_algorithm(const CollArgs& args, int p, CollTransport transport, Choice* out, const SlotCaps& caps = {},
+                        const RouteStretch& routes = {});
 
 }  // namespace nexar::coll

@@ -41,6 +41,16 @@ Comm::Comm(std::shared_ptr<WorldInfo> world, uint32_t ctx_base, std::vector<int>
     cores_ = world_->host_cores[static_cast<size_t>(members_[0])];
     for (int m : members_) cores_ = std::min(cores_, world_->host_cores[static_cast<size_t>(m)]);
   }
+  const int n = static_cast<int>(hosts.size());
+  if (!single_host_ && !topology::complete(world_->topology, n)) {
+    // Members on one host talk over shared memory (NEXAR_TRANSPORT=auto), never relayed.
+    const bool shm = param::NEXAR_TRANSPORT.get() == "auto";
+    routes_ = coll::route_stretch(size(), [&](int a, int b) {
+      const int wa = members_[static_cast<size_t>(a)], wb = members_[static_cast<size_t>(b)];
+      if (shm && hosts[static_cast<size_t>(wa)] == hosts[static_cast<size_t>(wb)]) return a == b ? 0 : 1;
+      return topology::hops(world_->topology, n, wa, wb);
+    });
+  }
   // The world communicator's area is 0 on every rank; children agree on theirs (comm_split.cc).
   if (single_host_ && ctx_base_ == 0 && slot_area_eligible(world_->shm, members_)) {
     world_->slot_areas.take(0);

@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "comm/coll_queue.h"
+#include "collectives/peer_pattern.h"
 #include "comm/context_registry.h"
+#include "core/topology.h"
 #include "shm_coll/slot_area.h"
 #include "p2p/engine.h"
 #include "trace/comm_recorder.h"
@@ -38,6 +40,8 @@ struct WorldInfo {
   // Per world rank: CPUs the ranks of its host may use together (World::host_cores), the
   // same on every rank; empty: unknown (then each process counts its own, usable_cores).
   std::vector<int> host_cores;
+  // NEXAR_TOPOLOGY: which world ranks hold a network link (others are relayed).
+  topology::Topology topology;
   std::shared_ptr<void> owner;         // keeps the transports alive while a comm exists
   ContextRegistry contexts;            // context ids of this process's communicators
   shm::ShmHub* shm = nullptr;          // the ranks on this host, when shared memory is used
@@ -66,6 +70,10 @@ class Comm {
   // host_cores), alike on every member; 0 when unknown. The cost model's oversubscription
   // term uses it, so every member chooses the same algorithm.
   int cores() const { return cores_; }
+  // What relaying costs each peer pattern among the members (collectives/peer_pattern.h):
+  // 1 everywhere unless the world's topology leaves some members without a link between
+  // them. Alike on every member (the graph and the hosts are).
+  const coll::RouteStretch& routes() const { return routes_; }
   int world_rank_of(int r) const { return members_[static_cast<size_t>(r)]; }
   uint32_t p2p_context() const { return ctx_base_; }
   uint32_t coll_context() const { return ctx_base_ + 1; }
@@ -134,6 +142,7 @@ class Comm {
   int local_rank_ = 0, local_size_ = 1;
   bool single_host_ = false;
   int cores_ = 0;
+  coll::RouteStretch routes_;
   std::atomic<double> timeout_s_;
   mutable std::mutex mu_;
   Status broken_;

@@ -30,6 +30,7 @@ class CommCollContext final : public coll::CollContext {
     return comm_.single_host() ? coll::CollTransport::SHM : coll::CollTransport::NETWORK;
   }
   int cores() const override { return comm_.cores(); }
+  const coll::RouteStretch& routes() const override { return comm_.routes(); }
   Status isend(int peer, int tag, const void* buf, size_t bytes, coll::Pending* out) override;
   Status irecv(int peer, int tag, void* buf, size_t bytes, coll::Pending* out) override;
   Status wait(coll::Pending* p) override;

@@ -114,6 +114,17 @@ std::vector<int> neighbours(const Topology& t, int n, int r) {
   return out;
 }
 
+int hops(const Topology& t, int n, int from, int to) {
+  if (from == to) return 0;
+  if (adjacent(t, n, from, to)) return 1;
+  // hypercube_hop flips one differing bit per step.
+  if (t.kind == Kind::kHypercube) return __builtin_popcount(static_cast<unsigned>(from ^ to));
+  // kregular_hop: across to the antipode once when that is shorter, else ring steps of K/2.
+  const int along = ring_hops(t, n, from, to);
+  if (!antipode(t, n)) return along;
+  return std::min(along, 1 + ring_hops(t, n, (from + n / 2) % n, to));
+}
+
 int next_hop(const Topology& t, int n, int from, int to) {
   if (from == to || adjacent(t, n, from, to)) return to;
   return t.kind == Kind::kHypercube ? hypercube_hop(from, to) : kregular_hop(t, n, from, to);

@@ -41,5 +41,9 @@ std::vector<int> neighbours(const Topology& t, int n, int r);
 // distance for kregular, the differing bits for hypercube: cleared first, then set, so
 // every rank on the way is below n).
 int next_hop(const Topology& t, int n, int from, int to);
+// How many links a message from `from` to `to` crosses on next_hop's route (0 to itself,
+// 1 to a neighbour), in O(1): the collectives' cost model asks it for every pair an
+// algorithm's rounds pair up (collectives/peer_pattern.h).
+int hops(const Topology& t, int n, int from, int to);
 
 }  // namespace nexar::topology

@@ -13,6 +13,7 @@
 #include "coll_checks.h"
 #include "coll_test_util.h"
 #include "core/dtype.h"
+#include "core/topology.h"
 #include "thread_world.h"
 
 using namespace nexar;
@@ -35,8 +36,8 @@ void sweep_all(bool long_suite) {
   sweep(CollKind::EXSCAN, long_suite, NEXAR_BFLOAT16, NEXAR_MIN, true);
 }
 
-void check_barrier(int p) {
-  ThreadWorld w(p);
+void check_barrier(int p, const ThreadWorld::Options& opts = {}) {
+  ThreadWorld w(p, opts);
   std::atomic<int> arrived{0};
   std::atomic<int> early{0};
   const auto st = w.run([&](CollContext& ctx) {
@@ -149,7 +150,50 @@ TEST_CASE("above 8 MiB, not a multiple of the segment size", "[algorithms][large
 }
 
 TEST_CASE("barrier: nobody leaves before everyone arrived", "[algorithms]") {
-  for (int p : {1, 2, 3, 5, 8}) check_barrier(p);
+  for (const AlgoDesc* algo : algos_of(CollKind::BARRIER)) {
+    const std::string force = std::string("barrier:") + algo->name;
+    ScopedEnv env("NEXAR_ALGO", force.c_str());
+    INFO(force);
+    for (int p : {1, 2, 3, 5, 6, 8}) check_barrier(p);
+  }
+}
+
+// Where the topology links only some ranks (the communicator's routes say what relaying
+// costs each pattern), the model's choices send only between neighbours when such an
+// algorithm exists, and their results are exact.
+TEST_CASE("on a sparse topology the chosen algorithms send only between neighbours", "[algorithms][topology]") {
+  ScopedEnv env("NEXAR_ALGO", nullptr);
+  // A cheaper message moves kregular:4's ring crossover down to ~200 KB (the default
+  // model's choices at their sizes: coll_selection), so the check stays fast.
+  ScopedEnv latency("NEXAR_COST_LATENCY_US", "10");
+  struct Graph {
+    const char* text;
+    int p;
+    std::vector<std::pair<CollKind, size_t>> calls;  // kind, count of floats
+  };
+  const size_t big = 128 << 10;  // 512 KiB of floats: a ring's on kregular:4
+  const Graph graphs[] = {
+      {"hypercube", 8, {{CollKind::ALLREDUCE, 3}, {CollKind::ALLREDUCE, big}, {CollKind::ALLGATHER, 1000},
+                        {CollKind::REDUCE_SCATTER, 1000}, {CollKind::BROADCAST, 1000}, {CollKind::REDUCE, 1000},
+                        {CollKind::BARRIER, 0}}},
+      {"kregular:4", 8, {{CollKind::ALLREDUCE, big}, {CollKind::ALLGATHER, big / 8}, {CollKind::REDUCE_SCATTER, big / 8}}},
+  };
+  for (const Graph& g : graphs) {
+    topology::Topology t;
+    REQUIRE(topology::parse(g.text, g.p, &t).ok());
+    std::atomic<int> relayed{0};
+    ThreadWorld::Options opts;
+    opts.routes = route_stretch(g.p, [&](int a, int b) { return topology::hops(t, g.p, a, b); });
+    opts.on_send = [&](int src, int dst) {
+      if (!topology::adjacent(t, g.p, src, dst)) relayed.fetch_add(1);
+    };
+    for (const auto& [kind, count] : g.calls) {
+      INFO(g.text << " p=" << g.p << " " << coll_kind_name(kind) << " of " << count << " floats");
+      if (kind == CollKind::BARRIER) check_barrier(g.p, opts);
+      else check_collective(kind, Case{g.p, count, NEXAR_FLOAT32, NEXAR_SUM, 0, false}, opts);
+      CHECK(relayed.load() == 0);
+    }
+  }
 }
 
 TEST_CASE("allreduce_bucketed: many buffers fused, buckets straddling buffers", "[algorithms]") {

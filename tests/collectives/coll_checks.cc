@@ -84,10 +84,10 @@ std::vector<int> test_roots(int p) {
   return out;
 }
 
-void check_collective(CollKind kind, const Case& c) {
+void check_collective(CollKind kind, const Case& c, const ThreadWorld::Options& opts) {
   const int p = c.p;
   const size_t es = esz(c), n = c.count, nb = n * es;
-  ThreadWorld w(p);
+  ThreadWorld w(p, opts);
   std::vector<Bytes> send(p), recv(p);
   auto fresh = [&](size_t bytes) { return Bytes(bytes, 0xCD); };
   CollArgs base;

@@ -11,6 +11,7 @@
 #include "collectives/algo_table.h"
 #include "collectives/collective.h"
 #include "nexar/nexar.h"
+#include "thread_world.h"
 
 namespace nexar::coll::test {
 
@@ -27,8 +28,9 @@ struct Case {
 // REQUIRE(got == want) that reports sizes and the first differing byte, not the data.
 void require_same(const std::vector<unsigned char>& got, const std::vector<unsigned char>& want);
 
-// Runs c on the kind's collective; checks results and that no message is left over.
-void check_collective(CollKind kind, const Case& c);
+// Runs c on the kind's collective in a ThreadWorld made with opts; checks results and
+// that no message is left over.
+void check_collective(CollKind kind, const Case& c, const ThreadWorld::Options& opts = {});
 
 // Algorithms of a kind in table order.
 std::vector<const AlgoDesc*> algos_of(CollKind kind);

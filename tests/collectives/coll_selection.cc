@@ -12,6 +12,7 @@
 #include "coll_test_util.h"
 #include "collectives/select.h"
 #include "core/log.h"
+#include "core/topology.h"
 #include "thread_world.h"
 
 using namespace nexar;
@@ -31,6 +32,23 @@ std::string chosen(CollKind kind, int p, size_t count, CollTransport t = CollTra
 }
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// What relaying costs each pattern among p ranks linked by NEXAR_TOPOLOGY=text (the
+// communicator's computation: the world's ranks, no host shared).
+RouteStretch routes_of(const std::string& text, int p) {
+  topology::Topology t;
+  REQUIRE(topology::parse(text, p, &t).ok());
+  return route_stretch(p, [&](int a, int b) { return topology::hops(t, p, a, b); });
+}
+
+std::string chosen_on(const RouteStretch& routes, CollKind kind, int p, size_t count) {
+  CollArgs a{kind};
+  a.count = count;
+  a.dtype = NEXAR_UINT8;
+  Choice c;
+  REQUIRE(select_algorithm(a, p, CollTransport::NETWORK, &c, {}, routes).ok());
+  return c.algo->name;
+}
 
 }  // namespace
 
@@ -350,4 +368,61 @@ TEST_CASE("with more ranks than cores on one host the message algorithms pay the
     CHECK(m.crowded_messages(8).alpha_us == 4 * m.alpha_us);
     CHECK(m.crowded_messages(2).alpha_us == m.alpha_us);
   }
+}
+
+TEST_CASE("a pattern's stretch is the mean over its rounds of the longest route", "[select][topology]") {
+  // Every pair linked: nothing stretches.
+  for (double s : routes_of("full", 16).of) CHECK(s == 1.0);
+  // Hypercube of 16: partners r ^ 2^i are neighbours; r -> r + 1 is 4 hops for 7 -> 8 and 15 -> 0.
+  const RouteStretch cube = routes_of("hypercube", 16);
+  CHECK(cube[PeerPattern::kXorFold] == 1.0);
+  CHECK(cube[PeerPattern::kXor] == 1.0);
+  CHECK(cube[PeerPattern::kBinomial] == 1.0);  // rank 0's tree: v and v + 2^i differ in one bit
+  CHECK(cube[PeerPattern::kRing] == 4.0);
+  CHECK(cube[PeerPattern::kShift] > 1.0);
+  // kregular:4 of 16 (r +- 1, r +- 2): the ring follows edges; recursive doubling's
+  // partners at distance 1, 2, 4, 8 are 1, 1, 2 and 4 hops away.
+  const RouteStretch k4 = routes_of("kregular:4", 16);
+  CHECK(k4[PeerPattern::kRing] == 1.0);
+  CHECK(k4[PeerPattern::kXorFold] == 2.0);
+  CHECK(k4[PeerPattern::kShift] == 2.0);
+  CHECK(k4[PeerPattern::kPairwise] > 2.0);  // every pair: up to 4 hops
+  CHECK(k4[PeerPattern::kNone] == 1.0);
+  // A non-power of two folds its extra ranks in: rank 2i and 2i + 1 are ring neighbours.
+  CHECK(routes_of("kregular:4", 12)[PeerPattern::kXorFold] > 1.0);
+}
+
+TEST_CASE("the model picks algorithms that follow the topology's edges", "[select][topology]") {
+  ScopedEnv env("NEXAR_ALGO", nullptr);
+  const size_t big = size_t{64} << 20;
+  const RouteStretch full = routes_of("full", 16), cube = routes_of("hypercube", 16), k4 = routes_of("kregular:4", 16);
+  // Fully linked, 16 ranks: 256 KiB go by halving-doubling (8 rounds against the ring's 30).
+  CHECK(chosen_on(full, CollKind::ALLREDUCE, 16, 256 << 10) == "halving_doubling");
+  // Hypercube: never a ring (its r -> r + 1 crosses up to 4 links), at any size.
+  for (size_t n : {size_t{8}, size_t{256} << 10, big}) {
+    INFO(n << " bytes");
+    CHECK_FALSE(contains(chosen_on(cube, CollKind::ALLREDUCE, 16, n), "ring"));
+    CHECK(chosen_on(cube, CollKind::ALLGATHER, 16, n / 16 + 1) == "recursive_doubling");
+    CHECK(chosen_on(cube, CollKind::REDUCE_SCATTER, 16, n / 16 + 1) == "halving");
+  }
+  CHECK(chosen_on(cube, CollKind::BROADCAST, 16, big) == "binomial");  // scatter_allgather's ring pays 4 hops
+  // kregular:4: large vectors go round the ring, whose neighbours are linked, where
+  // halving-doubling's distant partners would be relayed; small ones still take the
+  // fewest rounds (8 hops of recursive doubling against the ring's 30 messages).
+  CHECK(contains(chosen_on(k4, CollKind::ALLREDUCE, 16, big), "ring"));
+  CHECK(chosen_on(k4, CollKind::ALLGATHER, 16, big / 16) == "ring");
+  CHECK(chosen_on(k4, CollKind::REDUCE_SCATTER, 16, big / 16) == "ring");
+  CHECK(chosen_on(k4, CollKind::ALLREDUCE, 16, 8) == "recursive_doubling");
+  // Pairwise alltoall has no alternative: it pays its hops.
+  CollArgs a{CollKind::ALLTOALL};
+  a.count = 1024;
+  a.dtype = NEXAR_UINT8;
+  Choice direct, relayed;
+  REQUIRE(select_algorithm(a, 16, CollTransport::NETWORK, &direct, {}, full).ok());
+  REQUIRE(select_algorithm(a, 16, CollTransport::NETWORK, &relayed, {}, k4).ok());
+  CHECK(std::string(relayed.algo->name) == "pairwise");
+  CHECK(relayed.cost_us == Approx(direct.cost_us * k4[PeerPattern::kPairwise]));
+  // The same arguments on another topology choose again (the remembered choice holds the routes).
+  CHECK(chosen_on(full, CollKind::ALLGATHER, 16, big / 16) == "recursive_doubling");
+  CHECK(chosen_on(k4, CollKind::ALLGATHER, 16, big / 16) == "ring");
 }

@@ -22,6 +22,7 @@ class ThreadWorld::Rank final : public CollContext {
   int rank() const override { return r_; }
   int size() const override { return w_->size_; }
   CollTransport transport() const override { return w_->opts_.transport; }
+  const RouteStretch& routes() const override { return w_->opts_.routes; }
   Status isend(int peer, int tag, const void* buf, size_t bytes, Pending* out) override {
     return w_->isend(r_, peer, tag, buf, bytes, out);
   }
@@ -101,6 +102,7 @@ Status ThreadWorld::isend(int src, int dst, int tag, const void* buf, size_t byt
   {
     std::lock_guard<std::mutex> lock(mu_);
     live_.insert(req);
+    if (opts_.on_send) opts_.on_send(src, dst);
   }
   req->is_send = true;
   req->peer = dst;

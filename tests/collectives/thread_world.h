@@ -30,6 +30,9 @@ class ThreadWorld {
     size_t eager_bytes = 256;
     std::chrono::milliseconds timeout{20000};
     CollTransport transport = CollTransport::NETWORK;
+    RouteStretch routes;  // what CollContext::routes() reports (a sparse topology's)
+    // Told every send (source, destination), under the world's lock.
+    std::function<void(int src, int dst)> on_send;
   };
   explicit ThreadWorld(int size) : ThreadWorld(size, Options{}) {}
   ThreadWorld(int size, Options opts);

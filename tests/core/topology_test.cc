@@ -3,7 +3,8 @@
 // NEXAR_TOPOLOGY's graphs: parsing with named errors; for every world size up to 70 and
 // every pair of ranks, adjacency is symmetric, degrees are what the topology promises,
 // and following next_hop reaches the destination through adjacent ranks within the
-// graph's bound (hypercube: the differing bits; kregular: the ring distance over K/2).
+// graph's bound (hypercube: the differing bits; kregular: the ring distance over K/2) in
+// exactly hops() steps.
 #include <catch.hpp>
 
 #include <algorithm>
@@ -26,13 +27,13 @@ Topology parsed(const std::string& text, int n) {
 // the route grows past max_hops. (Plain checks: Catch's per-assertion cost over the
 // 100,000-odd hops made the test take seconds.)
 int route(const Topology& t, int n, int a, int b, int max_hops) {
-  int at = a, hops = 0;
+  int at = a, steps = 0;
   while (at != b) {
     const int next = next_hop(t, n, at, b);
-    if (!adjacent(t, n, at, next) || ++hops > max_hops) return -1;
+    if (!adjacent(t, n, at, next) || ++steps > max_hops) return -1;
     at = next;
   }
-  return hops;
+  return steps;
 }
 
 void check_route(const Topology& t, int n, int a, int b, int max_hops) {
@@ -85,6 +86,10 @@ TEST_CASE("topology: symmetric, the promised degrees, every pair routed within t
         if (nb != scanned) FAIL_CHECK(text << " n=" << n << ": rank " << a << "'s neighbours differ from adjacent()");
         for (int b = 0; b < n; ++b) {
           if (adjacent(t, n, a, b) != adjacent(t, n, b, a)) FAIL_CHECK(text << " n=" << n << ": " << a << ", " << b);
+          // hops() is the length of the route next_hop takes.
+          if (const int walked = route(t, n, a, b, n); walked != hops(t, n, a, b))
+            FAIL_CHECK(text << " n=" << n << ": hops(" << a << ", " << b << ") is " << hops(t, n, a, b)
+                            << ", the route takes " << walked);
           if (t.kind == Kind::kHypercube) {
             check_route(t, n, a, b, __builtin_popcount(unsigned(a ^ b)));
           } else if (t.kind == Kind::kKRegular) {

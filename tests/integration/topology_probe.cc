@@ -23,6 +23,12 @@
 //                          from 7 <result> after <s> s (<error text>)"; then the survivors
 //                          shrink the world and meet in a barrier ("rank R: shrink <result>
 //                          size <n>") and exit without finalizing
+//   topology_probe colls [large]   collectives of 2 MiB (allreduce, allgather, reduce_scatter)
+//                          and, without "large", an 8-byte allreduce, a broadcast and a reduce
+//                          from rank 0; each checks every element and prints "rank R: <name>
+//                          exact" (the model picks algorithms whose partners are neighbours
+//                          where one exists: tests/integration/topology_test.cc reads the
+//                          relayed bytes nexar_comm_destroy logs)
 //   topology_probe pairs mixed   rank 1 sets NEXAR_TOPOLOGY=hypercube before nexar_init
 //                          (the others keep the environment's): init must fail on every rank.
 #include <unistd.h>
@@ -205,13 +211,57 @@ void relay() {
   std::_Exit(0);  // the closing barrier would wait for rank 3
 }
 
+// Element i of rank r's input.
+int64_t elem(int r, size_t i) { return 1000003LL * r + static_cast<int64_t>(i); }
+
+// The sum over every rank of element i.
+int64_t summed(size_t i) {
+  int64_t s = 0;
+  for (int r = 0; r < g_size; ++r) s += elem(r, i);
+  return s;
+}
+
+void report(const char* what, bool exact) { std::printf("rank %d: %s %s\n", g_rank, what, exact ? "exact" : "WRONG"); }
+
+void colls(bool large_only) {
+  constexpr size_t kCount = 256 << 10;  // 2 MiB of int64
+  const size_t n = static_cast<size_t>(g_size), block = kCount / n;
+  std::vector<int64_t> in(kCount), out(kCount, -1);
+  for (size_t i = 0; i < kCount; ++i) in[i] = elem(g_rank, i);
+  PROBE_OK(nexar_allreduce(in.data(), out.data(), kCount, NEXAR_INT64, NEXAR_SUM, g_world));
+  bool ok = true;
+  for (size_t i = 0; i < kCount; ++i) ok = ok && out[i] == summed(i);
+  report("allreduce 2 MiB", ok);
+  PROBE_OK(nexar_allgather(in.data(), out.data(), block, NEXAR_INT64, g_world));
+  ok = true;
+  for (size_t i = 0; i < kCount; ++i) ok = ok && out[i] == elem(static_cast<int>(i / block), i % block);
+  report("allgather 2 MiB", ok);
+  PROBE_OK(nexar_reduce_scatter(in.data(), out.data(), block, NEXAR_INT64, NEXAR_SUM, g_world));
+  ok = true;
+  for (size_t i = 0; i < block; ++i) ok = ok && out[i] == summed(static_cast<size_t>(g_rank) * block + i);
+  report("reduce_scatter 2 MiB", ok);
+  if (large_only) return;
+  int64_t one = elem(g_rank, 0), sum = 0;
+  PROBE_OK(nexar_allreduce(&one, &sum, 1, NEXAR_INT64, NEXAR_SUM, g_world));
+  report("allreduce 8 B", sum == summed(0));
+  std::vector<int64_t> buf = g_rank == 0 ? in : std::vector<int64_t>(kCount, -1);
+  PROBE_OK(nexar_broadcast(buf.data(), kCount, NEXAR_INT64, 0, g_world));
+  ok = true;
+  for (size_t i = 0; i < kCount; ++i) ok = ok && buf[i] == elem(0, i);
+  report("broadcast 2 MiB", ok);
+  PROBE_OK(nexar_reduce(in.data(), out.data(), kCount, NEXAR_INT64, NEXAR_SUM, 0, g_world));
+  ok = true;
+  for (size_t i = 0; g_rank == 0 && i < kCount; ++i) ok = ok && out[i] == summed(i);
+  report("reduce 2 MiB", ok);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   const bool mixed = argc > 2 && std::strcmp(argv[2], "mixed") == 0;
-  if (mode != "pairs" && mode != "relay" && mode != "flood" && mode != "lost") {
-    std::fprintf(stderr, "usage: topology_probe pairs|relay|flood|lost [mixed]\n");
+  if (mode != "pairs" && mode != "relay" && mode != "flood" && mode != "lost" && mode != "colls") {
+    std::fprintf(stderr, "usage: topology_probe pairs|relay|flood|lost [mixed] | colls [large]\n");
     return 2;
   }
   const char* rank_env = std::getenv("NEXAR_RANK");
@@ -223,6 +273,7 @@ int main(int argc, char** argv) {
   if (mode == "relay") relay();
   if (mode == "flood") flood();
   if (mode == "lost") lost();
+  if (mode == "colls") colls(argc > 2 && std::strcmp(argv[2], "large") == 0);
   std::fflush(stdout);
   nexar_comm_destroy(g_world);
   return 0;

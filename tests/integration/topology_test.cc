@@ -8,7 +8,8 @@
 // one relay in opposite directions arrive exact and in order, and the relay never has more
 // than NEXAR_RELAY_BUDGET bytes waiting in a next hop's link (its INFO line). A rank lost
 // beyond a rank's neighbours fails its receive from it with NEXAR_ERR_PEER_LOST naming it
-// (its neighbours pass the loss on). A lost relay is
+// (its neighbours pass the loss on). Collectives on a hypercube choose algorithms whose
+// partners are neighbours: exact, and nothing relayed. A lost relay is
 // NEXAR_ERR_PEER_LOST naming it, to the sender and the receiver; unknown values and a
 // topology that differs between ranks are refused by name.
 #include <catch.hpp>
@@ -87,6 +88,30 @@ TEST_CASE("topology: hypercube and kregular:2 at np 8 relay every pair's message
   check_pairs(8, "kregular:2", "lazy", 2);
 }
 
+// What rank `rank` relayed for others before nexar_comm_destroy's closing barrier (its
+// INFO line), or -1 when it did not log one.
+long long relayed_before_close(const std::string& err, int rank) {
+  const std::string head = "rank " + std::to_string(rank) + ": relayed ";
+  for (size_t at = err.find(head); at != std::string::npos; at = err.find(head, at + 1)) {
+    const size_t end = err.find('\n', at);
+    if (err.substr(at, end - at).find("before the closing barrier") == std::string::npos) continue;
+    return std::atoll(err.c_str() + at + head.size());
+  }
+  return -1;
+}
+
+TEST_CASE("topology: collectives on a hypercube pick partners that are neighbours: nothing is relayed", "[topology]") {
+  // np 8: allreduce (8 B and 2 MiB), allgather, reduce_scatter, broadcast and reduce (their
+  // agreement round included) and nexar_init's barrier, every result exact, and not one
+  // byte through a relay (recursive doubling, halving, binomial from rank 0: r ^ 2^k).
+  auto r = run(8, {"colls"}, "hypercube", "lazy");
+  expect_ok(r, 8, ": reduce 2 MiB exact");
+  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+  CHECK(count_of(r.out, " exact\n") == 8 * 6);
+  CHECK(count_of(r.out, "WRONG") == 0);
+  for (int rank = 0; rank < 8; ++rank) CHECK(relayed_before_close(r.err, rank) == 0);
+}
+
 TEST_CASE("topology: two floods crossing one relay stay within NEXAR_RELAY_BUDGET, exact and in order", "[topology]") {
   // Hypercube at np 3: rank 0 relays 1 -> 2 and 2 -> 1 at once, in fragments of 16 KiB.
   constexpr long long kBudget = 16384, kEachWay = 4 * (150000 + 100 + 70000 + 0 + 5000);
@@ -95,7 +120,8 @@ TEST_CASE("topology: two floods crossing one relay stay within NEXAR_RELAY_BUDGE
   INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
   CHECK(count_of(r.out, "rank 1: flood from 2 exact 20\n") == 1);
   CHECK(count_of(r.out, "rank 2: flood from 1 exact 20\n") == 1);
-  const size_t at = r.err.find("rank 0: relayed ");
+  // Rank 0's last relay line: at the world's end (its closing barrier came before the floods).
+  const size_t at = r.err.rfind("rank 0: relayed ");
   REQUIRE(at != std::string::npos);
   unsigned long long forwarded = 0, peak = 0, held = 0;
   long long budget = 0;
