@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The nexar authors
 # World size against init time, connections and memory, NEXAR_CONNECT=eager against lazy,
-# every peer over QUIC on one host (NEXAR_TRANSPORT=quic): tools/scaling_probe.c under
-# nexrun -np NP for each NP, and Open MPI's mpirun of the launch probe beside it (the
-# anchor: the job's wall time). One row per (NP, mode):
+# for each NEXAR_TOPOLOGY in SCALING_TOPOLOGIES (default "full"; e.g. "full kregular:4
+# hypercube"), every peer over QUIC on one host (NEXAR_TRANSPORT=quic):
+# tools/scaling_probe.c under nexrun -np NP for each NP, and Open MPI's mpirun of the
+# launch probe beside it (the anchor: the job's wall time). One row per (NP, topology, mode):
 #   job_s      wall time of the whole job (nexrun start to exit)
 #   init_med/max  nexar_init per rank (s), median and slowest rank
 #   first_med  the first allreduce of one float (lazy: it makes the connections it uses)
 #   second_med the next one
 #   conn_mean/max  peers each rank connected to over QUIC by the end (the INFO line
-#              World::shutdown logs)
+#              World::shutdown logs), of `links` (the peers it may link to: np - 1, or
+#              its degree in a sparse topology)
 #   rss_init/rss_end  mean resident memory per rank after init and at the end (MiB)
 #   tools/scaling_bench.sh [BUILD_DIR] [NP...]        (defaults: build, 16 64 256)
 # Each run is bounded by SCALING_TIMEOUT seconds (default 900), which is also the peer
@@ -23,6 +25,7 @@ build=${1:-build}
 shift || true
 nps=("$@")
 [ ${#nps[@]} -gt 0 ] || nps=(16 64 256)
+read -r -a topologies <<<"${SCALING_TOPOLOGIES:-full}"
 limit=${SCALING_TIMEOUT:-900}
 for f in "$build/launcher/nexrun" "$build/tools/nexar-scaling-probe"; do
   [ -x "$f" ] || { echo "scaling_bench.sh: $f is missing (build it)" >&2; exit 2; }
@@ -43,14 +46,16 @@ wall() {  # wall SECONDS_FILE COMMAND...: runs it bounded, writes its wall time
   return $rc
 }
 echo "# $(date -u +%F) $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(nproc) cores, one host, NEXAR_TRANSPORT=quic"
-printf '%-5s %-6s %8s %9s %9s %10s %10s %9s %9s %9s %9s\n' np mode job_s init_med init_max first_med second_med conn_mean conn_max rss_init rss_end
+printf '%-5s %-11s %-6s %8s %9s %9s %10s %10s %9s %9s %5s %9s %9s\n' np topology mode job_s init_med init_max first_med \
+  second_med conn_mean conn_max links rss_init rss_end
 for np in "${nps[@]}"; do
+  for topology in "${topologies[@]}"; do
   for mode in eager lazy; do
     load=$(cut -d' ' -f1 /proc/loadavg)
-    if ! wall "$tmp/job_s" env NEXAR_TRANSPORT=quic NEXAR_CONNECT=$mode NEXAR_DEBUG=INFO NEXAR_DEBUG_SUBSYS=INIT \
+    if ! wall "$tmp/job_s" env NEXAR_TRANSPORT=quic NEXAR_TOPOLOGY="$topology" NEXAR_CONNECT=$mode NEXAR_DEBUG=INFO NEXAR_DEBUG_SUBSYS=INIT \
         NEXAR_CONNECT_TIMEOUT=$limit NEXAR_TIMEOUT=$limit NEXAR_PEER_TIMEOUT=$limit "$build/launcher/nexrun" -np "$np" --bind-to none \
         "$build/tools/nexar-scaling-probe"; then
-      printf '%-5s %-6s %8s  failed or over %s s (load %s): %s\n' "$np" "$mode" "$(cat "$tmp/job_s")" "$limit" "$load" \
+      printf '%-5s %-11s %-6s %8s  failed or over %s s (load %s): %s\n' "$np" "$topology" "$mode" "$(cat "$tmp/job_s")" "$limit" "$load" \
         "$(grep -m1 -i 'error\|fail' "$tmp/stderr" || true)"
       continue
     fi
@@ -60,10 +65,13 @@ for np in "${nps[@]}"; do
     read -r second_med _ _ < <(col second_s | stats)
     rss_i=$(col rss_init_kb | stats | awk '{ printf "%.1f", $3 / 1024 }')
     rss_e=$(col rss_end_kb | stats | awk '{ printf "%.1f", $3 / 1024 }')
-    read -r _ conn_max conn_mean < <(grep -o '[0-9]* of [0-9]* network peers connected ([^)]*) at the end' \
-                                     "$tmp/stderr" | awk '{ print $1 }' | stats)
-    printf '%-5s %-6s %8s %9.3f %9.3f %10.4f %10.4f %9.1f %9d %9s %9s   load %s\n' "$np" "$mode" "$(cat "$tmp/job_s")" \
-      "$init_med" "$init_max" "$first_med" "$second_med" "$conn_mean" "${conn_max%.*}" "$rss_i" "$rss_e" "$load"
+    grep -o '[0-9]* of [0-9]* network peers connected ([^)]*) at the end' "$tmp/stderr" >"$tmp/conn" || true
+    read -r _ conn_max conn_mean < <(awk '{ print $1 }' "$tmp/conn" | stats)
+    read -r _ links _ < <(awk '{ print $3 }' "$tmp/conn" | stats)
+    printf '%-5s %-11s %-6s %8s %9.3f %9.3f %10.4f %10.4f %9.1f %9d %5d %9s %9s   load %s\n' "$np" "$topology" "$mode" \
+      "$(cat "$tmp/job_s")" "$init_med" "$init_max" "$first_med" "$second_med" "$conn_mean" "${conn_max%.*}" \
+      "${links%.*}" "$rss_i" "$rss_e" "$load"
+  done
   done
   if [ -x "$mpi_probe" ] && command -v mpirun >/dev/null; then
     load=$(cut -d' ' -f1 /proc/loadavg)
