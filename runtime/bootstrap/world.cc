@@ -291,7 +291,13 @@ void World::configure_waiter() {
       any_quic && !oversubscribed ? spin_us(tcp_ ? param::NEXAR_TCP_SPIN_US : param::NEXAR_QUIC_SPIN_US) : 0;
   const bool poll_quic = quic_spin_ns > 0;
   if (!shm_ && !poll_quic) return;
-  const int64_t spin_ns = std::max(shm_ ? spin_us(param::NEXAR_SHM_SPIN_US) : 0, quic_spin_ns);
+  // With more ranks here than cores a wait yields to them at least kCrowdedSpinNs before it
+  // sleeps: the ranks it waits for run in the slices it gives away, and a collective's
+  // round at 1 MiB takes them a few hundred microseconds; sleeping sooner adds a wake-up
+  // to every round. Past the bound a rank that waits long (a barrier) costs no core.
+  constexpr int64_t kCrowdedSpinNs = 1'000'000;
+  const int64_t spin_ns = std::max({shm_ ? spin_us(param::NEXAR_SHM_SPIN_US) : 0, quic_spin_ns,
+                                    shm_ && oversubscribed ? kCrowdedSpinNs : 0});
   progress_ = std::make_unique<WorldProgress>(shm_.get(), poll_quic && !tcp_ ? endpoint_.get() : nullptr,
                                               poll_quic ? tcp_.get() : nullptr);
   // Completions ring the shared-memory inbox doorbell when there is one (senders on this

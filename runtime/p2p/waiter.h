@@ -154,13 +154,16 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
         else
           relax();
         // A gap between polls shows the CPU was lost to other load: a shared-memory wait
-        // sleeps then. A wait on a socket (kAfterHard: QUIC or TCP) polls on to its bound
-        // whatever the CPU did, and nothing carries over to the next wait: sleeping at a
-        // lost CPU, and right after the hard spin for the 256 waits after it, made one
-        // preemption cost 256 wake-up chains and a run's 4 B median depend on when the
-        // preemptions came (load 15 on 2 cores: 143-261 us, against 72-128 us polling on;
-        // docs/quic-performance.md).
-        if (yield_ != SpinYield::kAfterHard && Clock::now() - now > std::chrono::nanoseconds(kLostCpuNs)) break;
+        // that never yields (kNever) sleeps then. A wait on a socket (kAfterHard: QUIC or
+        // TCP) polls on to its bound whatever the CPU did, and nothing carries over to the
+        // next wait: sleeping at a lost CPU, and right after the hard spin for the 256 waits
+        // after it, made one preemption cost 256 wake-up chains and a run's 4 B median
+        // depend on when the preemptions came (load 15 on 2 cores: 143-261 us, against
+        // 72-128 us polling on; docs/quic-performance.md). Yielding at every poll (kAlways)
+        // a gap is what the yield is for: a rank sharing the core ran, most often the one
+        // waited for; sleeping then added a wake-up (50-100 us here) to a collective's
+        // rounds instead of looking again as soon as the core comes back.
+        if (yield_ == SpinYield::kNever && Clock::now() - now > std::chrono::nanoseconds(kLostCpuNs)) break;
       } else {
         relax();
       }

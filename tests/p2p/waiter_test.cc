@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
+// The waiter's spin when this job's ranks outnumber the cores (SpinYield::kAlways): a
+// yield that hands the core to the thread waited for for a whole slice is what the yield is
+// for, not a sign to sleep; and the spin still ends in a sleep at its bound.
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
+
+#include "p2p/waiter.h"
+
+namespace {
+
+using nexar::p2p::Clock;
+using nexar::p2p::SpinYield;
+using nexar::p2p::Waiter;
+
+struct CountingProgress : nexar::transport::Progress {
+  std::atomic<long> polls{0};
+  void poll() override { polls.fetch_add(1, std::memory_order_relaxed); }
+};
+
+double thread_cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// Pins the calling thread to one CPU of this process's mask.
+void pin_to(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  REQUIRE(pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0);
+}
+
+int first_cpu() {
+  cpu_set_t set;
+  REQUIRE(sched_getaffinity(0, sizeof(set), &set) == 0);
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) return c;
+  FAIL("no CPU in this process's affinity mask");
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("a crowded waiter yields its core to the thread it waits for and keeps spinning", "[p2p][unit]") {
+  // Both threads on one CPU: the waiter's yield hands the core to the worker, which keeps
+  // it for a whole slice (milliseconds) before it sets the flag without ringing anything.
+  // A waiter that took that gap for lost CPU would sleep on its doorbell until the deadline.
+  cpu_set_t was;
+  REQUIRE(pthread_getaffinity_np(pthread_self(), sizeof(was), &was) == 0);
+  const int cpu = first_cpu();
+  pin_to(cpu);
+  CountingProgress progress;
+  Waiter w;
+  w.configure(nullptr, &progress, /*spin_ns=*/2'000'000'000, SpinYield::kAlways);
+  std::atomic<bool> flag{false};
+  std::thread worker([&] {
+    pin_to(cpu);
+    const auto until = Clock::now() + std::chrono::milliseconds(20);
+    while (Clock::now() < until) {  // computes without yielding, as a rank's reduction does
+    }
+    flag.store(true, std::memory_order_release);
+  });
+  const auto t0 = Clock::now();
+  const bool ok = w.wait([&] { return flag.load(std::memory_order_acquire); }, t0 + std::chrono::seconds(3));
+  const auto took = Clock::now() - t0;
+  worker.join();
+  pthread_setaffinity_np(pthread_self(), sizeof(was), &was);
+  CHECK(ok);
+  // Asleep, it would have looked again only after a second (the sleep's bound); the worker
+  // needs 20 ms: generous for a loaded machine.
+  CHECK(took < std::chrono::milliseconds(500));
+  CHECK(progress.polls.load() > 1);
+}
+
+TEST_CASE("a crowded waiter sleeps once its spin bound passed", "[p2p][unit]") {
+  CountingProgress progress;
+  Waiter w;
+  w.configure(nullptr, &progress, /*spin_ns=*/5'000'000, SpinYield::kAlways);
+  const double c0 = thread_cpu_seconds();
+  const auto t0 = Clock::now();
+  const bool ok = w.wait([] { return false; }, t0 + std::chrono::milliseconds(200));
+  const double cpu = thread_cpu_seconds() - c0;
+  CHECK_FALSE(ok);
+  CHECK(Clock::now() - t0 >= std::chrono::milliseconds(200));
+  // 5 ms of yielding spin, then asleep until the deadline: far below the 200 ms a spin would cost.
+  CHECK(cpu < 0.1);
+}
