@@ -94,7 +94,8 @@ nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args_in, nexa
     // The caller blocks until the collective is done, so its communicator outlives it.
     // Behind others, it waits as a task recorded as queued.
     comm::Comm* c = comm->comm.get();
-    return finish(comm, queue.run_blocking_fn([c, args] { return comm::run_collective(*c, args); },
+    // Run now on this thread: check_comm above found c usable, so it is not asked again.
+    return finish(comm, queue.run_blocking_fn([c, &args] { return comm::run_collective(*c, args, 0, true); },
                                               [&] { return task_for(comm->comm, args, nullptr); }));
   }
   if (!task) {

@@ -37,14 +37,16 @@ uint64_t bucket_elements(const CollArgs& a) {
   return n;
 }
 
-Status select_and_run(CollContext& ctx, const CollArgs& args) {
+Status select_and_run(CollContext& ctx, const CollArgs& args) { return select_and_run(ctx, args, nullptr); }
+
+Status select_and_run(CollContext& ctx, const CollArgs& args, ChoiceCache* cache) {
   const int p = ctx.size();
   const CollTransport t = ctx.transport();
   SlotCaps caps;
   if (const ShmSlots* s = ctx.shm_slots()) caps = SlotCaps{true, s->inline_bytes(), s->can_read_all()};
   caps.cores = ctx.cores();
   Choice c;
-  NX_RETURN_IF_ERROR(select_algorithm(args, p, t, &c, caps, ctx.routes()));
+  NX_RETURN_IF_ERROR(select_algorithm(args, p, t, &c, caps, ctx.routes(), cache));
   log_choice(args, p, t, c);
   ctx.note_algorithm(c.algo->name);
   Status st = c.algo->hears_all || p == 1 ? Status::Ok() : agreement_round(ctx);

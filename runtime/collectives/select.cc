@@ -137,38 +137,16 @@ bool algo_forced(CollKind kind, const char* name) {
 }
 
 namespace {
-// The last choice per collective kind on this thread, for one set of parameters: a
-// program calls the same collective again and again, and choosing again costs a lock
-// and a walk of the table (~0.1 us of a sub-microsecond allreduce). Everything the
-// choice depends on is in the key (why_not and the costs read only p, kind, count and
-// dtype; the bucketed kind, which reads its counts, is never remembered).
-struct RememberedChoice {
-  uint64_t generation = ~uint64_t{0};
-  size_t count = 0;
-  nexar_dtype_t dtype{};
-  int p = 0;
-  CollTransport transport{};
-  SlotCaps caps;
-  RouteStretch routes;
-  Choice choice;
-
-  bool matches(uint64_t gen, const CollArgs& a, int np, CollTransport t, const SlotCaps& c, const RouteStretch& r) const {
-    return generation == gen && count == a.count && dtype == a.dtype && p == np && transport == t &&
-           caps.has_slots == c.has_slots && caps.inline_bytes == c.inline_bytes && caps.can_read_all == c.can_read_all &&
-           caps.cores == c.cores && routes == r;
-  }
-};
-thread_local RememberedChoice t_remembered[kCollKindCount];
-
 Status choose(const CollArgs& a, int p, CollTransport transport, Choice* out, const SlotCaps& caps,
               const RouteStretch& routes);
 }  // namespace
 
 Status select_algorithm(const CollArgs& a, int p, CollTransport transport, Choice* out, const SlotCaps& caps,
-                        const RouteStretch& routes) {
+                        const RouteStretch& routes, ChoiceCache* cache) {
   // The kinds whose size is in arrays are never remembered (the key would not hold it).
-  if (a.kind == CollKind::ALLREDUCE_BUCKETED || is_vector_kind(a.kind)) return choose(a, p, transport, out, caps, routes);
-  RememberedChoice& r = t_remembered[static_cast<int>(a.kind)];
+  if (!cache || a.kind == CollKind::ALLREDUCE_BUCKETED || is_vector_kind(a.kind))
+    return choose(a, p, transport, out, caps, routes);
+  RememberedChoice& r = cache->last[static_cast<size_t>(a.kind)];
   const uint64_t gen = params::generation();
   if (r.matches(gen, a, p, transport, caps, routes)) {
     *out = r.choice;

@@ -8,14 +8,9 @@
 #include <string>
 
 #include "collectives/algo_table.h"
+#include "collectives/choice_cache.h"
 
 namespace nexar::coll {
-
-struct Choice {
-  const AlgoDesc* algo = nullptr;
-  double cost_us = 0;
-  bool forced = false;  // by NEXAR_ALGO
-};
 
 // Parses "allreduce:ring,broadcast:binomial" (spaces allowed around items). out[kind]
 // gets the forced name or "" . An unknown collective or algorithm name, or an item
@@ -32,13 +27,18 @@ double collective_bytes(const CollArgs& args, int p);
 // decides between its own phases by it.
 CostModel message_cost_model(CollKind kind, CollTransport transport, int p, int cores);
 
+// select_and_run (collective.h) reusing the communicator's remembered choices: the
+// communicator layer's entry (its CollContext belongs to one communicator).
+Status select_and_run(CollContext& ctx, const CollArgs& args, ChoiceCache* cache);
+
 // Whether NEXAR_ALGO forces algorithm `name` of kind.
 bool algo_forced(CollKind kind, const char* name);
 
 // A forced algorithm that cannot run with p ranks (or without the slots it needs, see
 // SlotCaps) is NEXAR_ERR_INVALID_ARGUMENT. routes: the communicator's (CollContext::routes),
-// which charge each algorithm its messages' relays.
+// which charge each algorithm its messages' relays. cache: the communicator's last choices,
+// reused when everything the choice reads is the same (nullptr: chosen anew).
 Status select_algorithm(const CollArgs& args, int p, CollTransport transport, Choice* out, const SlotCaps& caps = {},
-                        const RouteStretch& routes = {});
+                        const RouteStretch& routes = {}, ChoiceCache* cache = nullptr);
 
 }  // namespace nexar::coll

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "collectives/select.h"
 #include "comm/coll_descriptor.h"
 #include "comm/coll_trace.h"
 #include "core/fault.h"
@@ -151,14 +152,15 @@ coll::ShmSlots* CommCollContext::shm_slots() {
 
 namespace {
 
-// Numbers a collective, records it and runs body(seq, record) unless comm is broken.
+// Numbers a collective, records it (desc) and runs body(seq, record) unless comm is broken
+// (looked at unless checked).
 template <class Body>
-Status run_numbered(Comm& comm, const coll::CollArgs& args, uint64_t queued_id, const Body& body) {
+Status run_numbered(Comm& comm, const trace::CallDesc& desc, uint64_t queued_id, bool checked, const Body& body) {
   // A call on a broken communicator is recorded too (failed at once, with its number).
-  Status st = comm.check_usable();
+  Status st = checked ? Status::Ok() : comm.check_usable();
   const uint32_t seq = comm.next_collective_seq();
   trace::CommRecorder& r = comm.recorder();
-  trace::CallRecord* rec = r.on() ? r.begin_collective(coll_desc(args, comm.size()), seq, queued_id) : nullptr;
+  trace::CallRecord* rec = r.on() ? r.begin_collective(desc, seq, queued_id) : nullptr;
   if (st.ok()) st = body(seq, rec);
   r.end(rec, st);
   return st;
@@ -166,16 +168,17 @@ Status run_numbered(Comm& comm, const coll::CollArgs& args, uint64_t queued_id, 
 
 }  // namespace
 
-Status run_collective(Comm& comm, const coll::CollArgs& args, uint64_t queued_id) {
-  return run_numbered(comm, args, queued_id, [&](uint32_t seq, trace::CallRecord* rec) {
-    CommCollContext ctx(comm, seq, pack_descriptor(args));
+Status run_collective(Comm& comm, const coll::CollArgs& args, uint64_t queued_id, bool checked) {
+  const CallWords w = comm.call_words().get(args, comm.size());
+  return run_numbered(comm, w.desc, queued_id, checked, [&](uint32_t seq, trace::CallRecord* rec) {
+    CommCollContext ctx(comm, seq, w.descriptor);
     ctx.set_record(rec);
-    return comm.fail(coll::select_and_run(ctx, args));
+    return comm.fail(coll::select_and_run(ctx, args, &comm.choice_cache()));
   });
 }
 
 Status run_outside(Comm& comm, const coll::CollArgs& args, const char* algo, const std::function<Status()>& body) {
-  return run_numbered(comm, args, 0, [&](uint32_t, trace::CallRecord* rec) {
+  return run_numbered(comm, coll_desc(args, comm.size()), 0, false, [&](uint32_t, trace::CallRecord* rec) {
     trace::CommRecorder::set_algo(rec, algo);
     return body();
   });

@@ -93,8 +93,10 @@ class CommCollContext final : public coll::CollContext {
 // Runs one collective on comm: validates nothing (the API did), numbers it, announces its
 // descriptor to the engine (when it uses messages), selects and runs the algorithm. Fatal errors break comm.
 // It is recorded in comm's flight recorder; queued_id: its entry while it was queued
-// (CommRecorder::note_queued), 0 if none.
-Status run_collective(Comm& comm, const coll::CollArgs& args, uint64_t queued_id = 0);
+// (CommRecorder::note_queued), 0 if none. checked: the caller found comm usable just
+// before (the API's inline path), so it is not asked again; else a broken comm fails the
+// call at once (recorded as failed).
+Status run_collective(Comm& comm, const coll::CollArgs& args, uint64_t queued_id = 0, bool checked = false);
 
 // A collective that body runs outside the host algorithms (a device library's, e.g.
 // NCCL's): numbered and recorded like run_collective, with algo as its algorithm.

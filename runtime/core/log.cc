@@ -21,6 +21,9 @@ namespace {
 
 struct LogState {
   std::once_flag once;
+  // Set once load_once's call ran: later checks skip std::call_once, whose thread-local
+  // lookups cost more than the check itself (it runs on every collective).
+  std::atomic<bool> loaded{false};
   std::atomic<int> level{0};
   std::atomic<uint32_t> mask{ALL_SUBSYS};
   std::atomic<int> rank{-1};
@@ -163,10 +166,12 @@ void report(LogState& s, const std::vector<std::string>& problems) {
 }
 
 void load_once(LogState& s) {
+  if (s.loaded.load(std::memory_order_acquire)) return;
   std::call_once(s.once, [&] {
     const std::vector<std::string> problems = load(s);
     report(s, problems);
   });
+  s.loaded.store(true, std::memory_order_release);
 }
 
 }  // namespace

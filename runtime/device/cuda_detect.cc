@@ -4,9 +4,12 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 
 namespace nexar::device {
 
@@ -54,6 +57,37 @@ PointerGetAttribute driver_entry() {
 }  // namespace
 
 bool cuda_driver_loaded() { return driver_entry() != nullptr; }
+
+namespace {
+// Where the brk heap starts (start_brk, field 47 of /proc/self/stat), read once; the most
+// an address can be when it is unknown (then no buffer counts as in the heap).
+uintptr_t heap_start() {
+  uintptr_t start = UINTPTR_MAX;
+  if (FILE* f = std::fopen("/proc/self/stat", "r")) {
+    char line[1024];
+    const size_t n = std::fread(line, 1, sizeof(line) - 1, f);
+    std::fclose(f);
+    line[n] = '\0';
+    // The fields after the command's closing parenthesis (the command may hold spaces) start
+    // with field 3, the state.
+    if (const char* p = std::strrchr(line, ')')) {
+      int field = 2;
+      for (++p; *p && field < 47; ++p)
+        if (*p == ' ') ++field;
+      unsigned long long v = 0;
+      if (field == 47 && std::sscanf(p, "%llu", &v) == 1 && v != 0) start = static_cast<uintptr_t>(v);
+    }
+  }
+  return start;
+}
+}  // namespace
+
+bool in_brk_heap(const void* p, size_t bytes) {
+  static const uintptr_t start = heap_start();
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t top = reinterpret_cast<uintptr_t>(sbrk(0));  // glibc: the cached break, no system call
+  return a >= start && a < top && bytes <= top - a;
+}
 
 MemKind memory_kind(const void* p) {
   if (!p) return MemKind::HOST;

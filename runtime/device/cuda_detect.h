@@ -7,6 +7,8 @@
 // pointer, so a device pointer is recognised even when the plugin is missing.
 #pragma once
 
+#include <cstddef>
+
 namespace nexar::device {
 
 enum class MemKind { HOST, DEVICE };
@@ -14,6 +16,12 @@ enum class MemKind { HOST, DEVICE };
 // Whether libcuda.so.1 is in this process now (checked on every call: a program may load
 // CUDA after nexar_init; once found, remembered).
 bool cuda_driver_loaded();
+
+// Whether [p, p + bytes) lies in the process's brk heap (malloc's main arena): host memory
+// whatever the driver would say, since device memory lives in ranges the driver maps,
+// never inside the heap. Two compares, where cuda_driver_loaded asks the dynamic linker
+// (~0.1 us), so a call on small malloc'd buffers skips that question.
+bool in_brk_heap(const void* p, size_t bytes);
 
 // HOST for null, for any pointer when the driver is absent, for host memory (pinned or
 // not) and for managed memory (the CPU may access it); DEVICE for device memory.

@@ -65,7 +65,7 @@ Status device_collective_task(const std::shared_ptr<comm::Comm>& c, const coll::
       *task = std::make_shared<comm::CollTask>([c, a, d] { return stream_barrier(*c, a, *d); });
     return Status::Ok();
   }
-  if (!cuda_driver_loaded()) return Status::Ok();
+  if (heap_buffers_only(a, c->rank(), c->size()) || !cuda_driver_loaded()) return Status::Ok();
   if (coll::kind_traits(a.kind).vector) return refuse_device_vector(a);
   if (!any_device_buffer(a, c->rank(), c->size())) return Status::Ok();
   std::shared_ptr<DeviceComm> d;

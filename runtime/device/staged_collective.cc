@@ -110,6 +110,12 @@ bool any_device_buffer(const coll::CollArgs& a, int rank, int size) {
          (output_bytes(a, rank, size) && memory_kind(a.recvbuf) == MemKind::DEVICE);
 }
 
+bool heap_buffers_only(const coll::CollArgs& a, int rank, int size) {
+  if (a.kind == CollKind::ALLREDUCE_BUCKETED || coll::kind_traits(a.kind).vector) return false;
+  const size_t in = input_bytes(a, rank, size), out = output_bytes(a, rank, size);
+  return (!in || in_brk_heap(input_ptr(a, rank), in)) && (!out || in_brk_heap(a.recvbuf, out));
+}
+
 bool all_device_buffers(const coll::CollArgs& a, int rank, int size) {
   const bool in = input_bytes(a, rank, size) > 0, out = output_bytes(a, rank, size) > 0;
   if (a.kind == CollKind::ALLREDUCE_BUCKETED || (!in && !out)) return false;

@@ -18,6 +18,9 @@ size_t output_bytes(const coll::CollArgs& a, int rank, int size);
 
 // Whether a buffer of the call that this rank reads or writes is device memory.
 bool any_device_buffer(const coll::CollArgs& a, int rank, int size);
+// Whether every buffer this rank reads or writes is in the brk heap (host memory for sure,
+// cuda_detect.h's in_brk_heap). False for the kinds whose buffers are in arrays.
+bool heap_buffers_only(const coll::CollArgs& a, int rank, int size);
 // Whether every buffer this rank reads or writes is device memory (and at least one is).
 bool all_device_buffers(const coll::CollArgs& a, int rank, int size);
 

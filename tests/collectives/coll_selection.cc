@@ -46,7 +46,8 @@ std::string chosen_on(const RouteStretch& routes, CollKind kind, int p, size_t c
   a.count = count;
   a.dtype = NEXAR_UINT8;
   Choice c;
-  REQUIRE(select_algorithm(a, p, CollTransport::NETWORK, &c, {}, routes).ok());
+  static ChoiceCache cache;  // one communicator's, across topologies: the routes are in its key
+  REQUIRE(select_algorithm(a, p, CollTransport::NETWORK, &c, {}, routes, &cache).ok());
   return c.algo->name;
 }
 
@@ -425,4 +426,29 @@ TEST_CASE("the model picks algorithms that follow the topology's edges", "[selec
   // The same arguments on another topology choose again (the remembered choice holds the routes).
   CHECK(chosen_on(full, CollKind::ALLGATHER, 16, big / 16) == "recursive_doubling");
   CHECK(chosen_on(k4, CollKind::ALLGATHER, 16, big / 16) == "ring");
+}
+
+TEST_CASE("a communicator's remembered choice holds only for the same inputs", "[select]") {
+  ScopedEnv no_force("NEXAR_ALGO", nullptr);
+  ChoiceCache cache;
+  CollArgs a{CollKind::ALLREDUCE, nullptr, nullptr, 1, NEXAR_FLOAT32, NEXAR_SUM};
+  const SlotCaps none{}, slots{true, 4096, true};
+  const auto pick = [&](int p, const SlotCaps& caps) {
+    Choice c;
+    REQUIRE(select_algorithm(a, p, CollTransport::SHM, &c, caps, {}, &cache).ok());
+    return std::string(c.algo->name);
+  };
+  CHECK(pick(4, slots) == "shm_flat");
+  CHECK(pick(4, slots) == "shm_flat");   // remembered
+  CHECK(pick(4, none) != "shm_flat");    // other slots: chosen anew
+  a.count = 1 << 18;                      // another size
+  CHECK(pick(2, slots) == "shm_direct");
+  {
+    ScopedEnv force("NEXAR_ALGO", "allreduce:ring");  // new parameters
+    CHECK(pick(2, slots) == "ring");
+  }
+  CHECK(pick(2, slots) == "shm_direct");
+  a.dtype = NEXAR_INT8;  // another dtype: a quarter of the bytes
+  a.count = 4;
+  CHECK(pick(2, slots) == "shm_flat");
 }

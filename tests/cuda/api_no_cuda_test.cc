@@ -6,7 +6,10 @@
 // (fake_driver.c, SONAME libcuda.so.1) makes one range look like device memory.
 #include <catch.hpp>
 #include <dlfcn.h>
+#include <sys/mman.h>
 
+#include <algorithm>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -57,7 +60,13 @@ TEST_CASE("a device pointer without the plugin is NEXAR_ERR_UNSUPPORTED in every
   REQUIRE(dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD) != nullptr);  // found by SONAME
   auto reg = reinterpret_cast<void (*)(const void*, unsigned long)>(dlsym(drv, "fake_cuda_register_device_range"));
   REQUIRE(reg);
-  std::vector<float> dev(64, 1.0f), host(64, 2.0f), out(64);
+  // The stand-in's device memory is a mapping of its own, as the driver's is (never inside
+  // the brk heap, which nexar takes for host memory without asking the driver).
+  void* map = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(map != MAP_FAILED);
+  const std::span<float> dev(static_cast<float*>(map), 64);
+  std::fill(dev.begin(), dev.end(), 1.0f);
+  std::vector<float> host(64, 2.0f), out(64);
   reg(dev.data(), dev.size() * sizeof(float));
 
   // Host memory is still host memory with a driver loaded.
@@ -97,6 +106,8 @@ TEST_CASE("a device pointer without the plugin is NEXAR_ERR_UNSUPPORTED in every
   REQUIRE(nexar_allreduce(host.data(), out.data(), 64, NEXAR_FLOAT32, NEXAR_MAX, world()) == NEXAR_SUCCESS);
   CHECK(out[63] == 2.0f);
   CHECK(nexar_barrier(world()) == NEXAR_SUCCESS);
+  reg(nullptr, 0);
+  munmap(map, 4096);
 }
 
 TEST_CASE("the C++ stream and event operations throw NEXAR_ERR_UNSUPPORTED without CUDA support", "[cuda]") {
