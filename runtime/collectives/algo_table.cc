@@ -3,6 +3,7 @@
 #include "collectives/algo_table.h"
 
 #include "collectives/algorithms.h"
+#include "collectives/one_rank.h"
 #include "collectives/vcount_check.h"
 #include "core/dtype.h"
 #include "core/status.h"
@@ -16,12 +17,26 @@ namespace nexar::coll {
 namespace {
 // One message per ordered pair with data, on one tag (alltoallv_layout.h).
 constexpr const char* kAlltoallvMessages = "alltoallv messages";
+constexpr const char* kOneRankDoc =
+    "a communicator of one rank: one local copy of the input to the result (none in place), no message or slot";
 }  // namespace
 
 const std::vector<AlgoDesc>& algo_table() {
   using K = CollKind;
   using P = PeerPattern;
   static const std::vector<AlgoDesc> table = {
+      // First, so that they win the ties at p = 1 (other algorithms cost 0 there too).
+      {K::ALLREDUCE, "one_rank", kOneRankDoc, "0", one_rank_why_not, one_rank_cost, one_rank},
+      {K::BROADCAST, "one_rank", kOneRankDoc, "0", one_rank_why_not, one_rank_cost, one_rank},
+      {K::REDUCE, "one_rank", kOneRankDoc, "0", one_rank_why_not, one_rank_cost, one_rank},
+      {K::ALLGATHER, "one_rank", kOneRankDoc, "0", one_rank_why_not, one_rank_cost, one_rank},
+      {K::REDUCE_SCATTER, "one_rank", kOneRankDoc, "0", one_rank_why_not, one_rank_cost, one_rank},
+      {K::GATHER, "one_rank", kOneRankDoc, "0", one_rank_why_not, one_rank_cost, one_rank},
+      {K::SCATTER, "one_rank", kOneRankDoc, "0", one_rank_why_not, one_rank_cost, one_rank},
+      {K::ALLTOALL, "one_rank", kOneRankDoc, "0", one_rank_why_not, one_rank_cost, one_rank},
+      {K::SCAN, "one_rank", kOneRankDoc, "0", one_rank_why_not, one_rank_cost, one_rank},
+      {K::EXSCAN, "one_rank", kOneRankDoc, "0", one_rank_why_not, one_rank_cost, one_rank},
+      {K::BARRIER, "one_rank", kOneRankDoc, "0", one_rank_why_not, one_rank_cost, one_rank},
       {K::ALLREDUCE, "shm_flat", "ranks of one host with shared slots; payloads up to NEXAR_SHM_COLL_INLINE",
        "a/2 + n b + (p-1) n g", nullptr, allreduce_shm_flat_cost, allreduce_shm_flat, P::kNone, true, SlotUse::INLINE},
       {K::ALLREDUCE, "shm_stage",

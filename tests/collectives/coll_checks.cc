@@ -65,6 +65,8 @@ std::vector<const AlgoDesc*> algos_of(CollKind kind) {
   return out;
 }
 
+bool applies(const AlgoDesc& d, int p) { return !d.why_not || !d.why_not(p, CollArgs{}); }
+
 std::vector<int> world_sizes(bool long_suite) {
   return long_suite ? std::vector<int>{11, 16} : std::vector<int>{1, 2, 3, 4, 5, 7, 8};
 }
@@ -222,7 +224,7 @@ void sweep(CollKind kind, bool long_suite, nexar_dtype_t dtype, nexar_op_t op, b
     const std::string force = std::string(coll_kind_name(kind)) + ":" + algo->name;
     ScopedEnv env("NEXAR_ALGO", force.c_str());
     for (int p : world_sizes(long_suite)) {
-      if (algo->why_not && algo->why_not(p, CollArgs{})) continue;  // checked in coll_selection
+      if (!applies(*algo, p)) continue;  // checked in coll_selection
       for (size_t count : test_counts(p))
         for (int root : kind_traits(kind).root ? test_roots(p) : std::vector<int>{0})
           for (bool in_place : has_in_place ? std::vector<bool>{false, true} : std::vector<bool>{false}) {

@@ -34,6 +34,8 @@ void check_collective(CollKind kind, const Case& c, const ThreadWorld::Options& 
 
 // Algorithms of a kind in table order.
 std::vector<const AlgoDesc*> algos_of(CollKind kind);
+// Whether d can run with p ranks (its why_not).
+bool applies(const AlgoDesc& d, int p);
 // World sizes of the default suite, or the "long" extras (11, 16).
 std::vector<int> world_sizes(bool long_suite);
 // 0, 1, fewer than the ranks, and two odd primes.

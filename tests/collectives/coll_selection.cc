@@ -441,6 +441,7 @@ TEST_CASE("a communicator's remembered choice holds only for the same inputs", "
   CHECK(pick(4, slots) == "shm_flat");
   CHECK(pick(4, slots) == "shm_flat");   // remembered
   CHECK(pick(4, none) != "shm_flat");    // other slots: chosen anew
+  CHECK(pick(1, none) == "one_rank");    // other ranks
   a.count = 1 << 18;                      // another size
   CHECK(pick(2, slots) == "shm_direct");
   {
@@ -451,4 +452,30 @@ TEST_CASE("a communicator's remembered choice holds only for the same inputs", "
   a.dtype = NEXAR_INT8;  // another dtype: a quarter of the bytes
   a.count = 4;
   CHECK(pick(2, slots) == "shm_flat");
+}
+
+TEST_CASE("one rank: every fixed-count collective is a local copy, forced algorithms still run", "[select]") {
+  ScopedEnv no_force("NEXAR_ALGO", nullptr);
+  for (int k = 0; k < kCollKindCount; ++k) {
+    const auto kind = static_cast<CollKind>(k);
+    if (is_vector_kind(kind) || kind == CollKind::ALLREDUCE_BUCKETED) continue;
+    for (size_t count : {size_t{1}, size_t{1} << 22}) {
+      CollArgs a{kind, nullptr, nullptr, count, NEXAR_FLOAT32, NEXAR_SUM};
+      Choice c;
+      INFO(coll_kind_name(kind) << " count " << count);
+      REQUIRE(select_algorithm(a, 1, CollTransport::SHM, &c, SlotCaps{true, 4096, true}).ok());
+      CHECK(std::string(c.algo->name) == "one_rank");
+      REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, SlotCaps{true, 4096, true}).ok());
+      CHECK(std::string(c.algo->name) != "one_rank");
+    }
+  }
+  ScopedEnv force("NEXAR_ALGO", "allreduce:ring");
+  CollArgs a{CollKind::ALLREDUCE, nullptr, nullptr, 4, NEXAR_FLOAT32, NEXAR_SUM};
+  Choice c;
+  REQUIRE(select_algorithm(a, 1, CollTransport::SHM, &c).ok());
+  CHECK(std::string(c.algo->name) == "ring");
+  ScopedEnv force_one("NEXAR_ALGO", "allreduce:one_rank");
+  const Status st = select_algorithm(a, 2, CollTransport::SHM, &c);
+  CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
+  CHECK(contains(st.message(), "only on a communicator of one rank"));
 }

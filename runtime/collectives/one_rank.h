@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
+// The collectives of a communicator of one rank (one_rank.cc): entry points for the
+// algorithm table, as algorithms.h declares the others'.
+#pragma once
+
+#include "collectives/coll_context.h"
+#include "collectives/collective.h"
+#include "collectives/cost_model.h"
+
+namespace nexar::coll {
+
+Status one_rank(CollContext& ctx, const CollArgs& args);
+double one_rank_cost(const CostModel& m, int p, double n);
+// nullptr at p == 1, else why not.
+const char* one_rank_why_not(int p, const CollArgs& args);
+
+}  // namespace nexar::coll
