@@ -29,6 +29,9 @@
 //                          exact" (the model picks algorithms whose partners are neighbours
 //                          where one exists: tests/integration/topology_test.cc reads the
 //                          relayed bytes nexar_comm_destroy logs)
+//   topology_probe cycle MSGS BYTES   kregular:2 (a ring): every rank sends MSGS messages of
+//                          BYTES to rank + 2 (through rank + 1) while receiving as many from
+//                          rank - 2, printing "rank R: cycle from S <result> exact N after T s"
 //   topology_probe pairs mixed   rank 1 sets NEXAR_TOPOLOGY=hypercube before nexar_init
 //                          (the others keep the environment's): init must fail on every rank.
 #include <unistd.h>
@@ -149,6 +152,33 @@ void flood() {
   std::printf("rank %d: flood from %d exact %d\n", g_rank, peer, exact);
 }
 
+// Every rank floods the rank two ahead on a ring (kregular:2): each rank relays its left
+// neighbour's flood while its own goes through its right neighbour, so every relay's
+// next hop is itself a relay, in a circle.
+void cycle(int msgs, size_t bytes) {
+  const int to = (g_rank + 2) % g_size, from = (g_rank + g_size - 2) % g_size;
+  std::vector<std::vector<unsigned char>> out(static_cast<size_t>(msgs)), in(static_cast<size_t>(msgs));
+  std::vector<nexar_request_t> recvs(static_cast<size_t>(msgs)), sends(static_cast<size_t>(msgs));
+  const auto t0 = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < in.size(); ++i) {
+    in[i].assign(bytes, 0);
+    PROBE_OK(nexar_irecv(in[i].data(), bytes, NEXAR_UINT8, from, 11, g_world, &recvs[i]));
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i] = pattern_buf(g_rank, static_cast<int>(i), bytes);
+    PROBE_OK(nexar_isend(out[i].data(), bytes, NEXAR_UINT8, to, 11, g_world, &sends[i]));
+  }
+  nexar_result_t r = nexar_waitall(msgs, recvs.data());
+  if (r == NEXAR_SUCCESS) r = nexar_waitall(msgs, sends.data());
+  int exact = 0;
+  for (size_t i = 0; r == NEXAR_SUCCESS && i < in.size(); ++i)
+    exact += in[i] == pattern_buf(from, static_cast<int>(i), bytes);
+  std::printf("rank %d: cycle from %d %s exact %d after %.1f s\n", g_rank, from, nexar_result_string(r), exact,
+              probe::seconds_since(t0));
+  std::fflush(stdout);
+  if (r != NEXAR_SUCCESS) std::_Exit(3);
+}
+
 void lost() {
   if (g_rank == 7) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -260,8 +290,8 @@ void colls(bool large_only) {
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   const bool mixed = argc > 2 && std::strcmp(argv[2], "mixed") == 0;
-  if (mode != "pairs" && mode != "relay" && mode != "flood" && mode != "lost" && mode != "colls") {
-    std::fprintf(stderr, "usage: topology_probe pairs|relay|flood|lost [mixed] | colls [large]\n");
+  if (mode != "pairs" && mode != "relay" && mode != "flood" && mode != "lost" && mode != "colls" && mode != "cycle") {
+    std::fprintf(stderr, "usage: topology_probe pairs|relay|flood|lost [mixed] | colls [large] | cycle MSGS BYTES\n");
     return 2;
   }
   const char* rank_env = std::getenv("NEXAR_RANK");
@@ -273,6 +303,7 @@ int main(int argc, char** argv) {
   if (mode == "relay") relay();
   if (mode == "flood") flood();
   if (mode == "lost") lost();
+  if (mode == "cycle") cycle(argc > 3 ? std::atoi(argv[2]) : 8, argc > 3 ? std::strtoul(argv[3], nullptr, 10) : 1 << 20);
   if (mode == "colls") colls(argc > 2 && std::strcmp(argv[2], "large") == 0);
   std::fflush(stdout);
   nexar_comm_destroy(g_world);
