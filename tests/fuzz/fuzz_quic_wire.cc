@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // The quic_link frame decoder (bytes a peer sends on a QUIC stream): it uses no more than
-// it was given, a malformed frame is NEXAR_ERR_PROTOCOL, and a frame it accepts encodes
-// back to the same bytes.
+// it was given, a malformed frame is NEXAR_ERR_PROTOCOL, a frame it accepts encodes back to
+// the same bytes, and frame_extent agrees with it.
 #include <vector>
 
 #include "fuzz_input.h"
@@ -22,7 +22,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       return 0;
     }
     nexar::fuzz::require(used <= size - at, "a frame within the input");
-    if (used == 0) return 0;  // incomplete
+    // frame_extent never points past the frame's end and always asks for more of an
+    // incomplete one (a TCP reader reads up to it: neither into the next payload nor 0 bytes).
+    if (used == 0) {  // incomplete
+      nexar::fuzz::require(frame_extent(data + at, size - at) > size - at, "an incomplete frame's extent goes further");
+      return 0;
+    }
+    for (size_t k = 0; k <= used; ++k) {
+      const size_t e = frame_extent(data + at, k);
+      nexar::fuzz::require(k == used ? e == used : e > k && e <= used, "a frame's extent ends at its end");
+    }
     std::vector<uint8_t> again;
     switch (f.type) {
       case FrameType::HELLO: encode_hello(&again, f.rank, f.world_size); break;

@@ -40,7 +40,13 @@ TEST_CASE("point to point over TCP: ring, 0 B to 64 MiB, order, back-pressure", 
   // receiver takes first: they must not wait behind the large payloads.
   expect_ok(p2p(2, "unexpected", {"NEXAR_UNEXPECTED_LIMIT=4194304"}), 2, "unexpected ok");
   // Payloads read straight into posted receives: whole, too long, scattered.
-  expect_ok(p2p(2, "placed"), 2, "placed ok");
+  Run placed = p2p(2, "placed");
+  expect_ok(placed, 2, "placed ok");
+  // Every byte of the two payloads with room in their receives (4 MiB + 3 whole, 1 MiB + 5
+  // scattered; the one too long is dropped) was read straight there, none through the
+  // link's buffer: the reader stops at a DATA frame's head while a granted payload is due.
+  CHECK(count_of(placed.err, "TCP connection to rank 0 ended: after its goodbye; payload into posted receives: "
+                             "5242888 bytes read there directly, 0 copied") == 1);
 }
 
 TEST_CASE("every collective over TCP with exact results at np 2 and 4", "[tcp]") {

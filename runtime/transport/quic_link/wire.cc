@@ -2,6 +2,7 @@
 // Copyright 2026 The nexar authors
 #include "transport/quic_link/wire.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "transport/le_bytes.h"
@@ -110,6 +111,24 @@ size_t decode_frame(const uint8_t* p, size_t len, Frame* f, Status* error) {
     }
   }
   *error = Status(NEXAR_ERR_PROTOCOL, strprintf("unknown frame type %u", p[0]));
+  return 0;
+}
+
+size_t frame_extent(const uint8_t* p, size_t len) {
+  if (len == 0) return 1;
+  switch (static_cast<FrameType>(p[0])) {
+    case FrameType::HELLO:
+      return kHelloSize;
+    case FrameType::MSG:
+      // A length past kMaxInline fails decode_frame once the head is there.
+      return len < kMsgHead ? kMsgHead : kMsgHead + static_cast<size_t>(std::min<uint64_t>(get_le<uint64_t>(p + 9), kMaxInline));
+    case FrameType::LARGE:
+      return kLargeSize;
+    case FrameType::BYE:
+      return 1;
+    case FrameType::ABORT:
+      return len < kAbortHead ? kAbortHead : kAbortHead + get_le<uint16_t>(p + 9);
+  }
   return 0;
 }
 

@@ -55,4 +55,10 @@ void encode_abort(std::vector<uint8_t>* out, uint32_t ctx, int32_t code, const s
 // complete yet, or sets *error (NEXAR_ERR_PROTOCOL naming the defect) for malformed input.
 size_t decode_frame(const uint8_t* data, size_t len, Frame* out, Status* error);
 
+// How many bytes the frame starting at data takes, as far as the len bytes present tell:
+// its whole length once its fixed head is there, else that head's length; 0 for an unknown
+// type (decode_frame reports it). A reader that must not read past a frame's end (TCP, to
+// read the next payload straight into its receive) reads up to this.
+size_t frame_extent(const uint8_t* data, size_t len);
+
 }  // namespace nexar::quic_link

@@ -149,7 +149,9 @@ void TcpLink::fail_locked(const Status& why) {
   for (auto& [seq, a] : announced_)
     if (a.msg) sink_->on_message_abandon(a.msg, why);
   announced_.clear();
-  NX_INFO(NET, "TCP connection to rank %d ended: %s", peer_, graceful ? "after its goodbye" : why.to_string().c_str());
+  NX_INFO(NET, "TCP connection to rank %d ended: %s; payload into posted receives: %llu bytes read there directly, %llu copied",
+          peer_, graceful ? "after its goodbye" : why.to_string().c_str(), static_cast<unsigned long long>(rx_direct_),
+          static_cast<unsigned long long>(rx_copied_));
   if (!graceful) sink_->on_peer_lost(peer_, why);
 }
 

@@ -142,6 +142,9 @@ class TcpLink final : public transport::NetLink {
   bool claimed_ = false;  // placed_ and claimed in this drain: place_dst_ is valid
   uint8_t* place_dst_ = nullptr;  // the receive buffer (null: the payload is discarded)
   bool rx_dead_ = false;
+  // Payload bytes of placed messages: read straight into their receives, or copied there
+  // from rx_ (said when the connection ends: the second is the copy direct reads avoid).
+  uint64_t rx_direct_ = 0, rx_copied_ = 0;
   std::atomic<bool> paused_{false};  // the sink is over its limit: no CTS until resume
   std::atomic<bool> resume_requested_{false};
   std::atomic<int64_t> last_rx_ns_{0};

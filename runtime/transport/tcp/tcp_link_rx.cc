@@ -15,6 +15,25 @@
 #include "transport/tcp/tcp_link.h"
 
 namespace nexar::tcp {
+namespace {
+
+// How many bytes the frame at p takes, as far as the len bytes present tell (at least the
+// head of a DATA frame when none are: the one a reader waits for); 0 for an unknown type.
+size_t frame_extent(const uint8_t* p, size_t len) {
+  if (len == 0) return kDataHead;
+  switch (p[0]) {
+    case kPing:
+      return 1;
+    case kCts:
+      return kCtsSize;
+    case kData:
+      return kDataHead;
+    default:
+      return quic_link::frame_extent(p, len);
+  }
+}
+
+}  // namespace
 
 void TcpLink::resume() {
   resume_requested_.store(true);
@@ -80,6 +99,15 @@ void TcpLink::read_locked(int fd) {
       }
       into = rx_.data() + rx_end_;
       space = rx_.size() - rx_end_;
+      // While a granted payload is still to come after what is being read, read frame by
+      // frame (or to the end of the payload being read): never past a DATA frame's head,
+      // so that its payload goes straight into a posted receive (above), not through this
+      // buffer and a copy.
+      if (granted_ > (large_left_ > 0 ? 1 : 0)) {
+        const size_t have = rx_end_ - rx_off_, end = frame_extent(rx_.data() + rx_off_, have);
+        const uint64_t left = large_left_ > 0 ? large_left_ : end > have ? end - have : 0;
+        if (left > 0 && left < space) space = static_cast<size_t>(left);
+      }
     }
     const ssize_t n = ::recv(fd, into, space, MSG_DONTWAIT);
     if (n > 0) {
@@ -121,8 +149,12 @@ void TcpLink::payload_locked(const uint8_t* data, size_t n) {
   const uint64_t off = large_len_ - large_left_;
   large_left_ -= n;
   if (placed_) {
-    if (data != nullptr)
-      if (uint8_t* dst = place_claim_locked()) std::memcpy(dst + off, data, n);
+    if (data == nullptr) {
+      rx_direct_ += n;
+    } else if (uint8_t* dst = place_claim_locked()) {
+      std::memcpy(dst + off, data, n);
+      rx_copied_ += n;
+    }
     if (large_left_ == 0) {
       placed_ = claimed_ = false;
       placer_->finish_placement(msg, Status::Ok());  // frees msg
