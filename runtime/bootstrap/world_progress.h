@@ -26,17 +26,19 @@ class WorldProgress final : public transport::Progress, public p2p::SpinListener
     tcp_.store(nullptr, std::memory_order_release);
   }
 
-  void poll() override {
+  bool poll() override {
+    bool moved = false;
     if (shm_ != nullptr) {
-      shm_->poll();
+      moved = shm_->poll();
       // A shared-memory poll costs nanoseconds, a socket's a system call: with both, the
       // socket is read every kShmPollsPerSocket-th time only, so shm latency stays.
       const uint32_t n = calls_.load(std::memory_order_relaxed) + 1;
       calls_.store(n, std::memory_order_relaxed);
-      if ((n & (kShmPollsPerSocket - 1)) != 0) return;
+      if ((n & (kShmPollsPerSocket - 1)) != 0) return moved;
     }
-    if (quic::Endpoint* ep = endpoint_.load(std::memory_order_acquire)) ep->poll();
-    if (tcp::Hub* tcp = tcp_.load(std::memory_order_acquire)) tcp->poll();
+    if (quic::Endpoint* ep = endpoint_.load(std::memory_order_acquire)) moved = ep->poll() > 0 || moved;
+    if (tcp::Hub* tcp = tcp_.load(std::memory_order_acquire)) moved = tcp->poll() || moved;
+    return moved;
   }
   void spin_begin() override {
     if (quic::Endpoint* ep = endpoint_.load(std::memory_order_acquire)) ep->enter_spin();

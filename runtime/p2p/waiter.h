@@ -62,7 +62,7 @@ class Waiter {
   transport::Doorbell* bell() { return bell_; }
   void ring() { transport::ring(bell_); }
   void poll() {
-    if (progress_) progress_->poll();
+    if (progress_) (void)progress_->poll();
   }
 
   // Waits until done() or deadline; true if done.
@@ -86,6 +86,9 @@ class Waiter {
   // yield per poll, 17-40 us with one per 16 polls (docs/quic-performance.md).
   static constexpr unsigned kPollsPerYield = 16;
   static constexpr int64_t kLostCpuNs = 100000;
+  // A spin whose polls keep moving data lasts at most this many spin times (50 us: 2 ms),
+  // so a thread waiting for one message among a stream of others still sleeps.
+  static constexpr int kMovingSpins = 40;
   // Hard spinning pays while it catches messages; score counts recent outcomes.
   int64_t hard_spin_ns() {
     const int n = waits_.fetch_add(1, std::memory_order_relaxed);
@@ -118,12 +121,17 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
     // once, re-trying the hard spin now and then.
     const auto start = Clock::now();
     const int64_t hard = yield_ == SpinYield::kAlways ? 0 : hard_spin_ns();
-    const auto spin_end = std::min(deadline, start + std::chrono::nanoseconds(spin_ns_));
+    const auto spin_ns = std::chrono::nanoseconds(spin_ns_);
+    auto spin_end = std::min(deadline, start + spin_ns);
+    // A poll that moved something (a large payload arriving piece by piece, or leaving as
+    // the socket takes it) restarts the spin, up to this bound: a transfer longer than the
+    // spin no longer ends in a sleep and two hand-offs (the serving thread, then the bell).
+    const auto moving_end = std::min(deadline, start + kMovingSpins * spin_ns);
     const auto hard_end = start + std::chrono::nanoseconds(std::min<int64_t>(spin_ns_, hard));
     bool hard_phase = hard > 0;
     if (listener_) listener_->spin_begin();
     for (unsigned n = 1;; ++n) {
-      progress_->poll();
+      const bool moved = progress_->poll();
       if (done()) {
         if (listener_) listener_->spin_end(false);
         // Evidence either way: caught while spinning hard, or right after the first yields
@@ -137,6 +145,7 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
         }
         return true;
       }
+      if (moved) spin_end = std::max(spin_end, std::min(moving_end, Clock::now() + spin_ns));
       if (hard_phase && (n & 7) != 0) {  // spinning hard: read the clock every 8th poll only
         relax();
         continue;

@@ -10,7 +10,9 @@ namespace nexar::transport {
 class Progress {
  public:
   virtual ~Progress() = default;
-  virtual void poll() = 0;
+  // True when it moved something (a message, a datagram, bytes either way): a waiting
+  // thread whose polls move data keeps polling (p2p::Waiter).
+  virtual bool poll() = 0;
 };
 
 }  // namespace nexar::transport

@@ -2,7 +2,11 @@
 // Copyright 2026 The nexar authors
 // The waiter's spin when this job's ranks outnumber the cores (SpinYield::kAlways): a
 // yield that hands the core to the thread waited for for a whole slice is what the yield is
-// for, not a sign to sleep; and the spin still ends in a sleep at its bound.
+// for, not a sign to sleep; and the spin still ends in a sleep at its bound. A wait whose
+// polls keep moving data (a large payload arriving piece by piece) polls on past the spin
+// time instead of sleeping, up to its bound; one whose polls move nothing sleeps once the
+// spin time is over (times generous: only a preemption of tens of milliseconds between two
+// polls could change the outcome).
 #include <pthread.h>
 #include <sched.h>
 #include <time.h>
@@ -11,6 +15,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <thread>
+#include <utility>
 
 #include "p2p/waiter.h"
 
@@ -22,8 +27,37 @@ using nexar::p2p::Waiter;
 
 struct CountingProgress : nexar::transport::Progress {
   std::atomic<long> polls{0};
-  void poll() override { polls.fetch_add(1, std::memory_order_relaxed); }
+  bool poll() override {
+    polls.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
 };
+
+// Moves data at every poll while `moving`.
+struct FakeProgress final : nexar::transport::Progress {
+  std::atomic<bool> moving{false};
+  bool poll() override { return moving.load(); }
+};
+
+struct Listener final : nexar::p2p::SpinListener {
+  std::atomic<int> slept{0}, caught{0};
+  void spin_begin() override {}
+  void spin_end(bool going_to_sleep) override { ++(going_to_sleep ? slept : caught); }
+  void sleep_end() override {}
+};
+
+// Waits for a flag another thread sets (and rings for) after `after`; true if it came.
+bool wait_for_flag(Waiter& w, std::chrono::milliseconds after) {
+  std::atomic<bool> done{false};
+  std::thread setter([&] {
+    std::this_thread::sleep_for(after);
+    done.store(true);
+    w.ring();
+  });
+  const bool ok = w.wait([&] { return done.load(); }, Clock::now() + std::chrono::seconds(10));
+  setter.join();
+  return ok;
+}
 
 double thread_cpu_seconds() {
   timespec ts;
@@ -93,4 +127,30 @@ TEST_CASE("a crowded waiter sleeps once its spin bound passed", "[p2p][unit]") {
   CHECK(Clock::now() - t0 >= std::chrono::milliseconds(200));
   // 5 ms of yielding spin, then asleep until the deadline: far below the 200 ms a spin would cost.
   CHECK(cpu < 0.1);
+}
+
+// How one wait ended (polls moving data or not, a spin of spin_ns, the flag after `after`):
+// {caught while spinning, went to sleep}.
+std::pair<int, int> wait_outcome(bool moving, int64_t spin_ns, std::chrono::milliseconds after) {
+  FakeProgress progress;
+  Listener listener;
+  Waiter w;
+  progress.moving = moving;
+  w.configure(nullptr, &progress, spin_ns, SpinYield::kAfterHard, &listener);
+  REQUIRE(wait_for_flag(w, after));
+  return {listener.caught.load(), listener.slept.load()};
+}
+
+TEST_CASE("a wait whose polls move data polls on past its spin time", "[p2p][unit]") {
+  // Spin 100 ms, the flag at 300 ms: caught only if the moving polls extended the spin.
+  CHECK(wait_outcome(true, 100'000'000, std::chrono::milliseconds(300)) == std::pair<int, int>{1, 0});
+}
+
+TEST_CASE("a wait whose polls move nothing sleeps after its spin time", "[p2p][unit]") {
+  CHECK(wait_outcome(false, 20'000'000, std::chrono::milliseconds(300)) == std::pair<int, int>{0, 1});
+}
+
+TEST_CASE("a wait whose polls always move data still sleeps after its bound", "[p2p][unit]") {
+  // Spin 2 ms, so the bound is 80 ms; the flag comes long after it.
+  CHECK(wait_outcome(true, 2'000'000, std::chrono::milliseconds(400)) == std::pair<int, int>{0, 1});
 }

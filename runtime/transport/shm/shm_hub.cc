@@ -211,14 +211,16 @@ ShmLink* ShmHub::link(int world_rank) const {
   return by_rank_[static_cast<size_t>(world_rank)];
 }
 
-void ShmHub::poll() {
+bool ShmHub::poll() {
   std::unique_lock<std::mutex> lock(poll_mu_, std::try_to_lock);
-  if (lock.owns_lock()) poll_locked();
+  return lock.owns_lock() && poll_locked();
 }
 
-void ShmHub::poll_locked() {
+bool ShmHub::poll_locked() {
+  bool moved = false;
   for (auto& l : links_)
-    if (!l->dead()) l->poll();
+    if (!l->dead() && l->poll()) moved = true;
+  return moved;
 }
 
 void ShmHub::run_background() {

@@ -82,7 +82,7 @@ class ShmHub final : public transport::Progress {
   const std::vector<int>& local_ranks() const { return cfg_.local_ranks; }
 
   // Progress
-  void poll() override;
+  bool poll() override;
 
   // Goodbye: BYE to every peer; done once every peer said BYE (or died).
   void send_bye();
@@ -96,7 +96,7 @@ class ShmHub final : public transport::Progress {
   // for it no longer: a rank that died while the ranks on this host join, e.g. during a
   // rebuild), else ok.
   Status exited(const std::vector<int>& ranks) const;
-  void poll_locked();
+  bool poll_locked();
   void run_background();
   // The watch reported peer `rank` (its thread): the background thread fails its link.
   void on_lost(int rank, bool silent, const Status& why);

@@ -146,9 +146,9 @@ void Hub::watch(int fd, TcpLink* link) {
 
 void Hub::unwatch(int fd) { ::epoll_ctl(inner_, EPOLL_CTL_DEL, fd, nullptr); }
 
-void Hub::poll() {
+bool Hub::poll() {
   gate_.note_poll(static_cast<uint64_t>(now_ns()));
-  poll_inner();
+  return poll_inner() > 0;
 }
 
 void Hub::leave_spin(bool going_to_sleep) {
@@ -173,7 +173,7 @@ bool Hub::decide_blind() {
   return blind;
 }
 
-void Hub::poll_inner() {
+int Hub::poll_inner() {
   epoll_event evs[16];
   const int n = ::epoll_wait(inner_, evs, 16, 0);
   for (int i = 0; i < n; ++i) {
@@ -181,6 +181,7 @@ void Hub::poll_inner() {
     if (evs[i].events & EPOLLOUT) link->on_writable();
     if (evs[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) link->on_readable();
   }
+  return std::max(n, 0);
 }
 
 void Hub::run() {

@@ -52,8 +52,9 @@ class Hub {
   // Runs fn on the hub's thread.
   void post(std::function<void()> fn);
   bool on_thread() const { return std::this_thread::get_id() == thread_.get_id(); }
-  // A waiting thread's poll: moves whatever the links' sockets have now. Non-blocking.
-  void poll();
+  // A waiting thread's poll: moves whatever the links' sockets have now (true if they had
+  // anything: bytes to read or room to write). Non-blocking.
+  bool poll();
   // A waiting thread's spin ended (going_to_sleep: it now sleeps, so this thread watches
   // the sockets until leave_sleep()).
   void leave_spin(bool going_to_sleep);
@@ -77,7 +78,7 @@ class Hub {
   void on_pending(Pending* p, uint32_t events);
   void finish_pending(Pending* p);
   void drop_pending(Pending* p, const Status& why);
-  void poll_inner();
+  int poll_inner();  // the events handled
   void tick();
   bool decide_blind();  // the hub's thread, before it waits
   void wake();
