@@ -25,6 +25,11 @@ TcpLink::TcpLink(int self_rank, int peer, transport::InboundSink* sink, Hub* hub
 TcpLink::~TcpLink() {
   const int fd = fd_.load();
   if (fd < 0) return;
+  NX_INFO(NET,
+          "TCP link to rank %d: large messages sent: %llu on credit, %llu after a CTS; payload into posted receives: "
+          "%llu bytes read there directly, %llu copied",
+          peer_, static_cast<unsigned long long>(sent_on_credit_), static_cast<unsigned long long>(sent_after_cts_),
+          static_cast<unsigned long long>(rx_direct_), static_cast<unsigned long long>(rx_copied_));
   // Unread bytes at close() make the kernel reset the connection, which can discard what
   // the peer has not read yet: read them first.
   uint8_t sink[4096];
@@ -149,9 +154,7 @@ void TcpLink::fail_locked(const Status& why) {
   for (auto& [seq, a] : announced_)
     if (a.msg) sink_->on_message_abandon(a.msg, why);
   announced_.clear();
-  NX_INFO(NET, "TCP connection to rank %d ended: %s; payload into posted receives: %llu bytes read there directly, %llu copied",
-          peer_, graceful ? "after its goodbye" : why.to_string().c_str(), static_cast<unsigned long long>(rx_direct_),
-          static_cast<unsigned long long>(rx_copied_));
+  NX_INFO(NET, "TCP connection to rank %d ended: %s", peer_, graceful ? "after its goodbye" : why.to_string().c_str());
   if (!graceful) sink_->on_peer_lost(peer_, why);
 }
 

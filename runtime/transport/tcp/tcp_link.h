@@ -35,16 +35,25 @@ namespace nexar::tcp {
 class Hub;
 
 // TCP-only frames beside those of wire.h (little-endian):
-//   PING  one byte: a keep-alive
-//   CTS   u64 seq: the receiver has room for the large message announced as seq
-//   DATA  u64 seq, u64 len, then len payload bytes: that message's payload
+//   PING       one byte: a keep-alive
+//   CTS        u64 seq: the receiver has room for the large message announced as seq
+//   DATA       u64 seq, u64 len, then len payload bytes: that message's payload
+//   LARGE_NOW  a LARGE frame whose DATA follows at once, on credit
+//   CREDIT     u64 bytes: credit returned (payloads sent on it were read whole)
 // A large message's LARGE frame goes out at once; its payload only after the receiver's
-// CTS, so a large message nobody has room for never blocks the frames behind it.
+// CTS, so a large message nobody has room for never blocks the frames behind it. Except on
+// credit: each side may send up to kCreditBytes of large payloads that the receiver has not
+// read whole yet without waiting for a CTS (LARGE_NOW, then DATA at once: no round trip per
+// message); the receiver returns the credit as it reads them, and not while its unexpected
+// store is over its limit, so credit bounds what arrives uninvited.
 inline constexpr uint8_t kPing = 0x50;
 inline constexpr uint8_t kCts = 0x51;
 inline constexpr uint8_t kData = 0x52;
-inline constexpr size_t kCtsSize = 1 + 8, kDataHead = 1 + 8 + 8;
+inline constexpr uint8_t kLargeNow = 0x53;
+inline constexpr uint8_t kCredit = 0x54;
+inline constexpr size_t kCtsSize = 1 + 8, kDataHead = 1 + 8 + 8, kCreditSize = 1 + 8;
 inline constexpr int kMaxGranted = 4;  // large payloads granted and not yet read whole, per link
+inline constexpr uint64_t kCreditBytes = 2u << 20;  // per direction of a link
 
 class TcpLink final : public transport::NetLink {
  public:
@@ -104,6 +113,11 @@ class TcpLink final : public transport::NetLink {
   uint8_t* place_claim_locked();
   void place_release_locked();  // under rx_mu_, before a drain ends
   bool on_cts(uint64_t seq);  // the peer has room: seq's payload joins the queue (false: no such send)
+  bool on_credit(uint64_t bytes);  // the peer returned credit (false: more than it was given)
+  // Under rx_mu_: a LARGE frame (credited: LARGE_NOW, its payload follows at once); false
+  // once the link failed.
+  bool on_large(const quic_link::Frame& f, bool credited);
+  void return_credit(uint64_t bytes);  // under rx_mu_: sends CREDIT, or owes it while paused
 
   const int self_rank_, peer_;
   const uint64_t eager_limit_;
@@ -122,6 +136,8 @@ class TcpLink final : public transport::NetLink {
   Status dead_;
   std::atomic<int64_t> last_tx_ns_{0};
   uint64_t next_tx_seq_ = 0;           // LARGE frames
+  uint64_t tx_credit_ = kCreditBytes;  // payload bytes this side may still send on credit
+  uint64_t sent_on_credit_ = 0, sent_after_cts_ = 0;  // large sends (said when the connection ends)
   std::atomic<bool> bye_sent_{false};
 
   std::mutex rx_mu_;
@@ -131,6 +147,7 @@ class TcpLink final : public transport::NetLink {
   struct Announced {
     transport::InboundMsg* msg;
     uint64_t len;
+    bool credited;  // sent on credit: returned once read whole
   };
   std::unordered_map<uint64_t, Announced> announced_;  // LARGE seen, DATA not yet
   std::deque<uint64_t> cts_owed_;  // granted once the sink has room again, in order
@@ -138,6 +155,10 @@ class TcpLink final : public transport::NetLink {
   transport::InboundMsg* large_ = nullptr;  // the message whose DATA payload is being read
   uint64_t large_left_ = 0;                  // its bytes still to come (dropped if large_ is null)
   uint64_t large_len_ = 0;                   // its length
+  bool large_credited_ = false;              // it came on credit
+  int credited_due_ = 0;                     // payloads announced on credit, not yet read whole
+  uint64_t rx_credit_ = kCreditBytes;        // what the peer may still send on credit
+  uint64_t credit_owed_ = 0;                 // credit held back while paused
   bool placed_ = false;   // large_'s payload goes through placement (BOUND or DISCARD at its start)
   bool claimed_ = false;  // placed_ and claimed in this drain: place_dst_ is valid
   uint8_t* place_dst_ = nullptr;  // the receive buffer (null: the payload is discarded)

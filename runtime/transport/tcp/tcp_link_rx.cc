@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "core/log.h"
 #include "core/remote_status.h"
@@ -16,6 +17,11 @@
 
 namespace nexar::tcp {
 namespace {
+
+// The most one read takes into the link's buffer: an inline message (NEXAR_EAGER_LIMIT,
+// 64 KiB by default) in one read, and little of a payload that could have been read
+// straight into its receive. A larger inline message takes a few reads.
+constexpr size_t kReadChunk = (64u << 10) + 64;
 
 // How many bytes the frame at p takes, as far as the len bytes present tell (at least the
 // head of a DATA frame when none are: the one a reader waits for); 0 for an unknown type.
@@ -28,6 +34,10 @@ size_t frame_extent(const uint8_t* p, size_t len) {
       return kCtsSize;
     case kData:
       return kDataHead;
+    case kCredit:
+      return kCreditSize;
+    case kLargeNow:
+      return 1 + quic_link::frame_extent(p + 1, len - 1);
     default:
       return quic_link::frame_extent(p, len);
   }
@@ -65,6 +75,7 @@ void TcpLink::drain_locked() {
       grant(cts_owed_.front());
       cts_owed_.pop_front();
     }
+    if (credit_owed_ > 0) return_credit(std::exchange(credit_owed_, 0));
   }
   read_locked(fd);
   place_release_locked();
@@ -98,12 +109,14 @@ void TcpLink::read_locked(int fd) {
         if (rx_end_ == rx_.size()) rx_.resize(rx_.size() * 2);
       }
       into = rx_.data() + rx_end_;
-      space = rx_.size() - rx_end_;
+      // At most kReadChunk at a time: a read that takes a LARGE_NOW frame (its payload
+      // right behind it, perhaps into a posted receive) copies no more than that.
+      space = std::min(rx_.size() - rx_end_, kReadChunk);
       // While a granted payload is still to come after what is being read, read frame by
       // frame (or to the end of the payload being read): never past a DATA frame's head,
       // so that its payload goes straight into a posted receive (above), not through this
       // buffer and a copy.
-      if (granted_ > (large_left_ > 0 ? 1 : 0)) {
+      if (granted_ + credited_due_ > (large_left_ > 0 ? 1 : 0)) {
         const size_t have = rx_end_ - rx_off_, end = frame_extent(rx_.data() + rx_off_, have);
         const uint64_t left = large_left_ > 0 ? large_left_ : end > have ? end - have : 0;
         if (left > 0 && left < space) space = static_cast<size_t>(left);
@@ -164,6 +177,11 @@ void TcpLink::payload_locked(const uint8_t* data, size_t n) {
   }
   if (large_left_ > 0) return;
   large_ = nullptr;
+  if (large_credited_) {
+    large_credited_ = false;
+    --credited_due_;
+    return return_credit(large_len_);
+  }
   if (--granted_ < kMaxGranted && !paused_.load() && !cts_owed_.empty()) {
     grant(cts_owed_.front());
     cts_owed_.pop_front();
@@ -175,6 +193,42 @@ void TcpLink::grant(uint64_t seq) {
   std::vector<uint8_t> cts{kCts};
   transport::put_le(&cts, seq);
   (void)enqueue(std::move(cts), nullptr);
+}
+
+void TcpLink::return_credit(uint64_t bytes) {
+  if (paused_.load()) {
+    credit_owed_ += bytes;  // sent on resume
+    return;
+  }
+  rx_credit_ += bytes;
+  std::vector<uint8_t> credit{kCredit};
+  transport::put_le(&credit, bytes);
+  (void)enqueue(std::move(credit), nullptr);
+}
+
+bool TcpLink::on_large(const quic_link::Frame& f, bool credited) {
+  if (credited) {
+    if (f.hdr.len > rx_credit_) {
+      fail_locked(Status(NEXAR_ERR_PROTOCOL,
+                         strprintf("rank %d sent a %llu-byte payload on credit with %llu bytes of credit left", peer_,
+                                   static_cast<unsigned long long>(f.hdr.len),
+                                   static_cast<unsigned long long>(rx_credit_))));
+      return false;
+    }
+    rx_credit_ -= f.hdr.len;
+  }
+  if (!announced_.emplace(f.seq, Announced{sink_->on_message_begin(peer_, f.hdr), f.hdr.len, credited}).second) {
+    fail_locked(Status(NEXAR_ERR_PROTOCOL, strprintf("rank %d announced large message %llu twice", peer_,
+                                                     static_cast<unsigned long long>(f.seq))));
+    return false;
+  }
+  if (credited)
+    ++credited_due_;
+  else if (paused_.load() || granted_ >= kMaxGranted)
+    cts_owed_.push_back(f.seq);
+  else
+    grant(f.seq);
+  return true;
 }
 
 bool TcpLink::parse_locked() {
@@ -201,6 +255,31 @@ bool TcpLink::parse_locked() {
       }
       continue;
     }
+    if (p[0] == kCredit) {
+      if (avail < kCreditSize) return true;
+      const auto bytes = transport::get_le<uint64_t>(p + 1);
+      rx_off_ += kCreditSize;
+      if (!on_credit(bytes)) {
+        fail_locked(Status(NEXAR_ERR_PROTOCOL, strprintf("rank %d returned more credit than it was given", peer_)));
+        return false;
+      }
+      continue;
+    }
+    if (p[0] == kLargeNow) {
+      quic_link::Frame f;
+      Status err;
+      const size_t n = quic_link::decode_frame(p + 1, avail - 1, &f, &err);
+      if (err.ok() && n > 0 && f.type != quic_link::FrameType::LARGE)
+        err = Status(NEXAR_ERR_PROTOCOL, "LARGE_NOW without a LARGE frame");
+      if (!err.ok()) {
+        fail_locked(err.with_context(strprintf("rank %d's TCP stream", peer_)));
+        return false;
+      }
+      if (n == 0) return true;
+      rx_off_ += 1 + n;
+      if (!on_large(f, true)) return false;
+      continue;
+    }
     if (p[0] == kData) {
       if (avail < kDataHead) return true;
       const auto seq = transport::get_le<uint64_t>(p + 1), len = transport::get_le<uint64_t>(p + 9);
@@ -212,6 +291,7 @@ bool TcpLink::parse_locked() {
       rx_off_ += kDataHead;
       large_ = it->second.msg;
       large_left_ = large_len_ = len;
+      large_credited_ = it->second.credited;
       announced_.erase(it);
       // A receive posted by now gets the payload in place; an unexpected one (PENDING)
       // goes to the sink in pieces.
@@ -238,13 +318,7 @@ bool TcpLink::parse_locked() {
         if (!sink_->on_message(peer_, f.hdr, f.payload)) paused_.store(true);
         break;
       case quic_link::FrameType::LARGE:
-        if (!announced_.emplace(f.seq, Announced{sink_->on_message_begin(peer_, f.hdr), f.hdr.len}).second) {
-          fail_locked(Status(NEXAR_ERR_PROTOCOL, strprintf("rank %d announced large message %llu twice", peer_,
-                                                           static_cast<unsigned long long>(f.seq))));
-          return false;
-        }
-        if (paused_.load() || granted_ >= kMaxGranted) cts_owed_.push_back(f.seq);
-        else grant(f.seq);
+        if (!on_large(f, false)) return false;
         break;
       case quic_link::FrameType::ABORT:
         sink_->on_remote_abort(peer_, f.hdr.ctx, remote_failure(f.code, f.text));

@@ -34,12 +34,23 @@ void TcpLink::send(transport::SendOp* op) {
     dead = dead_;
     if (dead.ok()) {
       const uint64_t seq = next_tx_seq_++;
-      quic_link::encode_large(&frame, op->hdr, seq);
       std::vector<uint8_t> data_head{kData};
       transport::put_le(&data_head, seq);
       transport::put_le(&data_head, op->hdr.len);
-      await_cts_.emplace(seq, TxItem{std::move(data_head), op, 0});
-      tx_.push_back(TxItem{std::move(frame), nullptr, 0});
+      if (op->hdr.len <= tx_credit_) {
+        // On credit: LARGE_NOW, then the payload at once (no CTS round trip).
+        tx_credit_ -= op->hdr.len;
+        ++sent_on_credit_;
+        frame.push_back(kLargeNow);
+        quic_link::encode_large(&frame, op->hdr, seq);
+        frame.insert(frame.end(), data_head.begin(), data_head.end());
+        tx_.push_back(TxItem{std::move(frame), op, 0});
+      } else {
+        ++sent_after_cts_;
+        quic_link::encode_large(&frame, op->hdr, seq);
+        await_cts_.emplace(seq, TxItem{std::move(data_head), op, 0});
+        tx_.push_back(TxItem{std::move(frame), nullptr, 0});
+      }
       if (fd_.load() >= 0) flush_locked(&done);
     }
   }
@@ -58,6 +69,13 @@ bool TcpLink::on_cts(uint64_t seq) {
     if (fd_.load() >= 0 && dead_.ok()) flush_locked(&done);
   }
   for (transport::SendOp* d : done) d->complete(Status::Ok());
+  return true;
+}
+
+bool TcpLink::on_credit(uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(tx_mu_);
+  if (bytes > kCreditBytes - tx_credit_) return false;
+  tx_credit_ += bytes;
   return true;
 }
 
