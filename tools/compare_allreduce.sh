@@ -19,7 +19,7 @@
 #                TARGET (seconds per size, default 0.2), NPS (default "2 4 8"),
 #                SIZES (default 4,1K,64K,1M,16M,64M),
 #                SYSTEMS (default "nexar-shm ompi-shm nexar-quic ompi-tcp"; nexar-tcp too;
-#                nexar-quic-ns, nexar-quic-lossy: see below),
+#                nexar-quic-ns, nexar-quic-lossy, nexar-tcp-ns: see below),
 #                PLOT (the PNG to write, default BUILD_DIR/compare_allreduce.png; with several
 #                collectives one PNG each, named with the collective before .png; empty: none)
 #
@@ -31,8 +31,8 @@
 # The paths between hosts (root; tools/netns_pair.sh): nexar-quic-ns runs nexar over QUIC
 # between two namespace hosts joined by 1500-byte-MTU veths and a bridge (ranks split
 # evenly), nexar-quic-lossy the same with LOSS% (default 2) of the UDP frames dropped and
-# DUP% (default 2) duplicated on the way; a second table compares them with nexar-quic on
-# loopback.
+# DUP% (default 2) duplicated on the way, nexar-tcp-ns nexar's TCP data plane between the same
+# hosts; a second table compares them with nexar-quic (nexar-tcp) on loopback.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -55,9 +55,9 @@ done
 command -v mpirun >/dev/null || { echo "compare_allreduce.sh: mpirun not found (apt-get install openmpi-bin)" >&2; exit 2; }
 for s in "${systems[@]}"; do
   case $s in nexar-shm | nexar-quic | nexar-tcp | ompi-shm | ompi-tcp) ;;
-    nexar-quic-ns | nexar-quic-lossy) netns=1 ;;
+    nexar-quic-ns | nexar-quic-lossy | nexar-tcp-ns) netns=1 ;;
     *) echo "compare_allreduce.sh: unknown system '$s' in SYSTEMS (nexar-shm, nexar-quic, nexar-tcp, ompi-shm," \
-         "ompi-tcp, nexar-quic-ns, nexar-quic-lossy)" >&2; exit 2 ;;
+         "ompi-tcp, nexar-quic-ns, nexar-quic-lossy, nexar-tcp-ns)" >&2; exit 2 ;;
   esac
 done
 if [ -n "${netns:-}" ]; then
@@ -98,6 +98,7 @@ run() {
       if [ "$system" = nexar-quic-lossy ]; then tools/netns_pair.sh lossy "${LOSS:-2}" "${DUP:-2}"; fi
       out=$(NEXAR_TRANSPORT=quic timeout 600 "$nexrun" "${across[@]}" -np "$np" "$nexar_bench" "${bench_args[@]}")
       tools/netns_pair.sh clean ;;
+    nexar-tcp-ns) out=$(timeout 600 "$nexrun" "${across[@]}" -np "$np" --transport tcp "$nexar_bench" "${bench_args[@]}") ;;
     ompi-shm) out=$(timeout 600 mpirun -np "$np" --bind-to "$b" "${mpi_common[@]}" --mca btl self,vader "$mpi_bench" "${bench_args[@]}") ;;
     ompi-tcp) out=$(timeout 600 mpirun -np "$np" --bind-to "$b" "${mpi_common[@]}" --mca btl tcp,self --mca btl_tcp_if_include lo \
                       "$mpi_bench" "${bench_args[@]}") ;;
@@ -164,7 +165,8 @@ for item in "${coll_list[@]}"; do
   if [ -n "${netns:-}" ]; then
     echo "# the path between two namespace hosts (1500-byte MTU; lossy: ${LOSS:-2}% of UDP frames dropped," \
       "${DUP:-2}% duplicated): ratio = time there / time on loopback (busbw ratio = 1 / ratio)"
-    table "$item" nexar-quic nexar-quic-ns nexar-quic-ns/nexar-quic nexar-quic-lossy nexar-quic-lossy/nexar-quic
+    table "$item" nexar-quic nexar-quic-ns nexar-quic-ns/nexar-quic nexar-quic-lossy nexar-quic-lossy/nexar-quic \
+      nexar-tcp nexar-tcp-ns nexar-tcp-ns/nexar-tcp
   fi
   if [ -n "$plot" ] && [ "${item%%:*}" != barrier ]; then
     png=$plot
