@@ -418,10 +418,10 @@ std::string World::connection_summary() const {
 std::string World::relay_summary() const {
   if (topology::complete(topology_, info_.world_size)) return "";
   const p2p::Engine::RelayStats rs = engine_->relay_stats();
-  return strprintf("rank %d: relayed %llu bytes for others, at most %llu bytes waiting in one next hop's link "
-                   "(NEXAR_RELAY_BUDGET=%lld), a link held back %llu times", info_.rank,
-                   static_cast<unsigned long long>(rs.forwarded_bytes), static_cast<unsigned long long>(rs.peak_queued),
-                   static_cast<long long>(param::NEXAR_RELAY_BUDGET.get()), static_cast<unsigned long long>(rs.held_back));
+  return strprintf("rank %d: relayed %llu bytes for others, at most %llu bytes on the way to one next hop in one "
+                   "hop class (NEXAR_RELAY_BUDGET=%lld), fragments waited for credit %llu times", info_.rank,
+                   static_cast<unsigned long long>(rs.forwarded_bytes), static_cast<unsigned long long>(rs.peak_in_flight),
+                   static_cast<long long>(param::NEXAR_RELAY_BUDGET.get()), static_cast<unsigned long long>(rs.waited));
 }
 
 void World::on_comm_broken(const Status& why) {

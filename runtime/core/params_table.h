@@ -27,7 +27,7 @@
   X(NEXAR_HOST_ID,          STRING, "",      "Override of this host's identity (ranks with equal ids share a host)") \
   X(NEXAR_CONNECT,          STRING, "eager", "eager (every QUIC connection opened at init; the default: lazy makes first calls wait for handshakes) or lazy (a peer's QUIC connection opened on the first send to it or receive from it, for worlds too large for N^2 connections; QUIC only; shared memory on a host stays eager; docs/scaling.md)") \
   X(NEXAR_TOPOLOGY,         STRING, "full",  "Which ranks hold direct connections between hosts: full (every pair), kregular:K (each rank K neighbours on a ring with chords) or hypercube; messages to others are relayed through neighbours; the same on every rank; QUIC only (docs/scaling.md)") \
-  X(NEXAR_RELAY_BUDGET,     INT,    "4194304", "Sparse NEXAR_TOPOLOGY: bytes of relayed fragments a rank hands one next hop's link at a time (at least 1024); beyond it fragments wait in order and the link they came from holds back credit (docs/scaling.md)") \
+  X(NEXAR_RELAY_BUDGET,     INT,    "4194304", "Sparse NEXAR_TOPOLOGY: credit in bytes each neighbour grants per hop class for relayed fragments (at least 1024); beyond it fragments wait in order until the neighbour passes them on (docs/architecture.md)") \
   X(NEXAR_TRANSPORT,        STRING, "auto",  "auto (shared memory on a host, QUIC between hosts), quic or tcp (that transport for every peer; tcp is unencrypted)") \
   X(NEXAR_SHM_EAGER,        INT,    "65536", "Shared memory: messages up to this many bytes are copied through the ring; larger ones are read by the receiver (CMA)") \
   X(NEXAR_SHM_RING_BYTES,   INT,    "524288", "Shared memory: bytes of each ring (one per pair and direction; a power of two; less with many ranks per host)") \

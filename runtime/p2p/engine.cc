@@ -25,11 +25,8 @@ Engine::Engine(int world_rank, int world_size, size_t unexpected_limit)
       lost_noticed_(static_cast<size_t>(world_size), false),
       store_(unexpected_limit),
       link_waiting_(static_cast<size_t>(world_size), false),
-      relay_limit_(unexpected_limit),
-      hop_queued_(static_cast<size_t>(world_size), 0),
-      hop_waiting_(static_cast<size_t>(world_size)),
+      lanes_(static_cast<size_t>(world_size)),
       hop_draining_(static_cast<size_t>(world_size), false),
-      link_held_for_(static_cast<size_t>(world_size), -1),
       relay_rx_(static_cast<size_t>(world_size), nullptr) {}
 
 Engine::~Engine() {
@@ -41,8 +38,9 @@ Engine::~Engine() {
     }
   }
   for (transport::InboundMsg* ib : relay_rx_) delete ib;
-  for (auto& waiting : hop_waiting_)
-    for (detail::OwnedSend* f : waiting) delete f;
+  for (auto& hop : lanes_)
+    for (Lane& lane : hop)
+      for (detail::OwnedSend* f : lane.waiting) delete f;
 }
 
 void Engine::set_link(int peer, transport::PeerLink* link) {

@@ -30,6 +30,7 @@ namespace nexar::p2p {
 
 namespace detail {
 class OwnedSend;
+struct RelayLane;
 struct RelayPrefix;
 struct SendGroup;
 }  // namespace detail
@@ -51,7 +52,9 @@ inline constexpr uint32_t kRelayContext = 0xFFFFFFFDu;
 // learn it too. In the same reserved block as kControlContext.
 inline constexpr uint32_t kLostNoticeContext = 0xFFFFFFFFu;
 // The bytes that prefix go in front of each relayed fragment's payload.
-inline constexpr size_t kRelayPrefixBytes = 40;
+inline constexpr size_t kRelayPrefixBytes = 48;
+// The tag on kRelayContext of a neighbour's credit for relayed fragments (fragments: 0).
+inline constexpr int32_t kRelayCreditTag = 1;
 
 // Receives control messages on the thread that delivers them (a transport's progress
 // thread, or a user thread polling shared memory): must not block.
@@ -90,19 +93,18 @@ class Engine final : public transport::PlacementSink {
   // use, the same on every rank; without it every rank needs a link.
   void set_topology(const topology::Topology& t);
   // Relaying (engine_relay.cc): messages to ranks without a link travel in fragments of at
-  // most fragment_bytes of payload, and this rank hands a next hop's link at most
-  // budget_bytes of fragments (its own and those it forwards) at a time; the rest wait
-  // here in order, and a link whose fragment had to wait holds back its peer's credit
-  // until that queue is empty. Set before use.
+  // most fragment_bytes of payload (with their prefix, at most budget_bytes). A fragment
+  // that crossed h links so far travels in hop class h; each neighbour grants this rank
+  // budget_bytes of credit per class, taken back as it passes fragments on or delivers
+  // them. Beyond it fragments wait here in order. Set before use.
   void set_relay_budget(uint64_t budget_bytes, size_t fragment_bytes);
   // What this rank relayed: bytes it forwarded for others, and the most bytes it ever had
-  // waiting in one next hop's link at once, not yet taken by QUIC (never above the budget).
-  // held_back: times a fragment from a link found its next hop's queue waiting, so that
-  // link held back its peer's credit.
+  // on the way to one next hop in one class without that hop's credit back (never above
+  // the budget). waited: times a fragment found its class's credit used up and waited.
   struct RelayStats {
     uint64_t forwarded_bytes = 0;
-    uint64_t peak_queued = 0;
-    uint64_t held_back = 0;
+    uint64_t peak_in_flight = 0;
+    uint64_t waited = 0;
   };
   RelayStats relay_stats();
 
@@ -240,19 +242,25 @@ class Engine final : public transport::PlacementSink {
   // last. Call without mu_.
   void send_relayed(int dst, int hop, const transport::MsgHeader& hdr, const uint8_t* data,
                     std::shared_ptr<detail::SendGroup> group);
-  // Hands hop's link the fragments waiting for it, in order, while its budget allows. One
-  // thread at a time per hop (the others leave it to that one). Call without mu_.
+  // Hands hop's link the fragments waiting for it, in order per class, while the class's
+  // credit allows (all of them once hop is lost: its link fails them). One thread at a
+  // time per hop (the others leave it to that one). Call without mu_.
   void drain_hop(int hop);
-  // A relay fragment (prefix and payload, counted in relay_bytes_) arrived over via's
-  // link: delivered here, or forwarded. Returns whether the engine has room.
+  // A relay fragment (prefix and payload) arrived over via's link: delivered here, or
+  // forwarded. Returns whether the engine has room.
   bool relay_arrived(int via, std::vector<uint8_t> bytes);
+  // A message on kRelayContext from via's link: a fragment, or via's credit.
+  bool relay_message(int via, std::vector<uint8_t> bytes, int tag);
+  // Neighbour via took bytes of this rank's class cls fragments: they no longer count.
+  void relay_credit_arrived(int via, const uint8_t* data, size_t n);
   // A fragment for this rank: a piece of the message from p.src that began with the
   // fragment at offset 0 (pieces from one source come in order and are never interleaved
   // with another message from it). Returns whether the engine has room.
   bool relay_deliver(int via, const detail::RelayPrefix& p, const uint8_t* piece, size_t n);
-  // A fragment left hop's link (hop -1: never handed to one): its bytes no longer count
-  // (forwarded: nor against the relay limit).
-  void relay_released(int hop, size_t bytes, bool forwarded);
+  // This rank is done with a fragment of lane.credit_cls that came from lane.credit_to
+  // (delivered, dropped, or taken by its next hop's link): that rank gets its credit back.
+  // Call without mu_.
+  void relay_released(const detail::RelayLane& lane, size_t bytes);
   // The message from src being assembled from fragments, abandoned (src or the relay its
   // fragments came through was lost).
   void abandon_relayed_locked(int lost, const Status& why);
@@ -291,16 +299,17 @@ class Engine final : public transport::PlacementSink {
   UnexpectedStore store_;
   std::vector<bool> link_waiting_;  // links holding back credit until resume()
   topology::Topology topology_;
-  // Bytes of relayed messages held here (arriving, or forwarded and not yet sent), bounded
-  // like the unexpected store: above the limit, links hold back credit.
-  uint64_t relay_bytes_ = 0;
-  const uint64_t relay_limit_;
-  uint64_t relay_budget_ = UINT64_MAX;  // per next hop
-  size_t relay_fragment_ = 65536 - 40;
-  std::vector<uint64_t> hop_queued_;    // per next hop: bytes its link holds
-  std::vector<std::deque<detail::OwnedSend*>> hop_waiting_;  // per next hop: not handed over yet
+  uint64_t relay_budget_ = UINT64_MAX;  // credit per next hop and hop class
+  size_t relay_fragment_ = 65536 - kRelayPrefixBytes;
+  // Per next hop, per hop class (added on first use): fragments not handed over yet, in
+  // order, and the bytes handed over that the hop has not given credit back for.
+  struct Lane {
+    std::deque<detail::OwnedSend*> waiting;
+    uint64_t in_flight = 0;
+  };
+  std::vector<std::vector<Lane>> lanes_;
+  Lane& lane_locked(int hop, int cls);  // added on first use
   std::vector<bool> hop_draining_;      // a thread hands hop's fragments over right now
-  std::vector<int> link_held_for_;      // per link: the hop whose queue holds its credit back (-1)
   std::vector<transport::InboundMsg*> relay_rx_;  // per source: the message being assembled
   RelayStats relay_stats_;
   std::condition_variable placed_cv_;  // a placement finished (cancel waits for it)

@@ -23,13 +23,7 @@ bool Engine::on_message(int src, const MsgHeader& hdr, const uint8_t* data) {
     on_lost_notice(src, data, hdr.len);
     return true;
   }
-  if (hdr.ctx == kRelayContext) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      relay_bytes_ += hdr.len;
-    }
-    return relay_arrived(src, std::vector<uint8_t>(data, data + hdr.len));
-  }
+  if (hdr.ctx == kRelayContext) return relay_message(src, std::vector<uint8_t>(data, data + hdr.len), hdr.tag);
   std::vector<transport::PeerLink*> targets;
   bool ok = deliver_message(src, src, hdr, data, &targets);
   for (auto* l : targets) l->send_abort(hdr.ctx, context_status(hdr.ctx));
@@ -63,9 +57,7 @@ InboundMsg* Engine::on_message_begin(int src, const MsgHeader& hdr) {
   // Control messages and notices are small: one that comes in pieces is not ours to deliver.
   if (hdr.ctx == kControlContext || hdr.ctx == kLostNoticeContext) return new InboundMsg{src, hdr, 0, nullptr, nullptr, true};
   if (hdr.ctx == kRelayContext) {
-    // Counted from its header on: the link holds back credit while relays fill the limit.
-    std::lock_guard<std::mutex> lock(mu_);
-    relay_bytes_ += hdr.len;
+    // Whole before use; the sender's relay credit bounds it (engine_relay.cc).
     auto* ib = new InboundMsg{src, hdr, 0, nullptr, nullptr, false};
     ib->relay = true;
     ib->relay_bytes.reserve(hdr.len);
@@ -105,16 +97,11 @@ bool Engine::on_message_data(InboundMsg* ib, const uint8_t* data, size_t n) {
   if (ib->relay) {  // only the delivering link touches it until it is whole
     n = static_cast<size_t>(std::min<uint64_t>(n, ib->hdr.len - ib->relay_bytes.size()));
     ib->relay_bytes.insert(ib->relay_bytes.end(), data, data + n);
-    if (ib->relay_bytes.size() < ib->hdr.len) {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (under_limit_locked()) return true;
-      link_waiting_[static_cast<size_t>(ib->src)] = true;
-      return false;
-    }
-    const int via = ib->src;
+    if (ib->relay_bytes.size() < ib->hdr.len) return true;
+    const int via = ib->src, tag = ib->hdr.tag;
     std::vector<uint8_t> bytes = std::move(ib->relay_bytes);
     delete ib;
-    return relay_arrived(via, std::move(bytes));
+    return relay_message(via, std::move(bytes), tag);
   }
   std::lock_guard<std::mutex> lock(mu_);
   const int src = ib->src;
@@ -148,8 +135,6 @@ bool Engine::append_locked(InboundMsg* ib, const uint8_t* data, size_t n) {
 void Engine::on_message_abandon(InboundMsg* ib, const Status& why) {
   std::lock_guard<std::mutex> lock(mu_);
   if (ib->relay) {
-    relay_bytes_ -= ib->hdr.len;
-    resume_links_if_room_locked();
     delete ib;
     return;
   }
@@ -194,14 +179,10 @@ transport::Placement Engine::claim_placement(InboundMsg* ib, uint8_t** dst) {
 
 void Engine::finish_placement(InboundMsg* ib, const Status& st) {
   if (ib->relay) {
-    const int via = ib->src;
+    const int via = ib->src, tag = ib->hdr.tag;
     std::vector<uint8_t> bytes = std::move(ib->relay_bytes);
     delete ib;
-    if (st.ok()) {
-      relay_arrived(via, std::move(bytes));
-    } else {
-      relay_released(-1, bytes.size(), true);
-    }
+    if (st.ok()) relay_message(via, std::move(bytes), tag);
     return;
   }
   {
@@ -229,16 +210,12 @@ void Engine::release_placement(InboundMsg* ib) {
   placed_cv_.notify_all();
 }
 
-bool Engine::under_limit_locked() const { return !store_.over_limit() && relay_bytes_ <= relay_limit_; }
+bool Engine::under_limit_locked() const { return !store_.over_limit(); }
 
 void Engine::resume_links_if_room_locked() {
   if (!under_limit_locked()) return;
   for (size_t i = 0; i < link_waiting_.size(); ++i) {
-    // A link held back for a next hop's queue (engine_relay.cc) waits until it is empty.
-    const int hop = link_held_for_[i];
-    if (hop >= 0 && !hop_waiting_[static_cast<size_t>(hop)].empty()) continue;
     if (link_waiting_[i] && links_[i]) {
-      link_held_for_[i] = -1;
       link_waiting_[i] = false;
       links_[i]->resume();
     }

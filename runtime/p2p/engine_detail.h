@@ -35,40 +35,60 @@ class Engine;
 
 namespace nexar::p2p::detail {
 
-// A message whose bytes the send owns (a control message, a relay fragment): frees itself
-// once the link is done. A relay fragment tells release_to, which counts it against the
-// budget of its next hop (and, forwarded, against the relay limit), and completes the
-// user's send it is part of (group) when it is the last of them.
 // The fragments of one user send still with a link; the last completes req.
 struct SendGroup {
   RequestPtr req;
   std::atomic<int> left{0};
 };
 
+// Where a relay fragment stands in the credit of hop classes (engine_relay.cc): it uses
+// `cls` credit of its next hop (-1: none, a message that is not a fragment), and once its
+// link took it, the rank it came from (credit_to, -1: this rank is its source) gets its
+// class `credit_cls` credit back.
+struct RelayLane {
+  int hop = -1;
+  int cls = -1;
+  int credit_to = -1;
+  int credit_cls = -1;
+};
+
+// A message whose bytes the send owns (a control message, a relay fragment or credit):
+// frees itself once the link is done. A relay fragment tells release_to once its link took
+// it (so that the rank it came from gets its credit back), and completes the user's send
+// it is part of (group) when it is the last of them.
 class OwnedSend final : public transport::SendOp {
  public:
-  OwnedSend(std::vector<uint8_t> bytes, uint32_t ctx, Engine* release_to = nullptr, int hop = -1,
-            bool forwarded = false, std::shared_ptr<SendGroup> group = nullptr);
+  OwnedSend(std::vector<uint8_t> bytes, uint32_t ctx, Engine* release_to = nullptr, RelayLane lane = {},
+            std::shared_ptr<SendGroup> group = nullptr);
   void complete(const Status&) override;
   size_t bytes() const { return bytes_.size(); }
-  int hop() const { return hop_; }
+  const RelayLane& lane() const { return lane_; }
 
  private:
   std::vector<uint8_t> bytes_;
   Engine* release_to_;
-  int hop_;
-  bool forwarded_;
+  RelayLane lane_;
   std::shared_ptr<SendGroup> group_;
 };
 
 // What a relay fragment carries in front of its piece of payload: where the message comes
 // from and goes, its own header (len: the whole payload), and where the piece starts.
 // Fixed size, in the byte order of the hosts (as MsgHeader on links).
+// hops: the links it crossed before the one it travels on now (its hop class there).
 struct RelayPrefix {
   int32_t src = -1;
   int32_t dst = -1;
   transport::MsgHeader inner;
   uint64_t offset = 0;
+  uint32_t hops = 0;
+  uint32_t reserved = 0;
+};
+// What a relay credit message (kRelayContext, tag kRelayCreditTag) carries: the sender of
+// it took `bytes` of class `cls` fragments off this rank's hands.
+struct RelayCredit {
+  uint32_t cls = 0;
+  uint32_t reserved = 0;
+  uint64_t bytes = 0;
 };
 // The prefix and n payload bytes (from data) as one buffer.
 std::vector<uint8_t> relay_frame(const RelayPrefix& p, const uint8_t* data, size_t n);

@@ -36,6 +36,7 @@ void Engine::on_peer_lost(int src, const Status& why) {
     tell = lost_notice_links_locked(src, -1);
   }
   send_lost_notice(tell, src, why);
+  drain_hop(src);  // fragments waiting for its credit go to its failed link, which fails them
   if (ControlHandler* h = control_.load(std::memory_order_acquire)) h->on_lost(src);
 }
 

@@ -13,15 +13,23 @@
 // (and their fragments) from one source to one destination arrive in the order sent, as
 // MPI requires.
 //
-// Memory (NEXAR_RELAY_BUDGET): a rank hands each next hop's link at most the budget of
-// fragments that QUIC has not taken yet (SendOp::complete_when_taken); the others wait in
-// a queue per next hop, in order. A link whose fragment had to wait holds back its
-// peer's credit until that queue is empty, so an upstream rank slows down instead of the
-// relay growing: what a relay holds beyond the budget is what the incoming links' credit
-// already allowed. A link is held back only for
-// the next hop its own fragment waits for, so two flows crossing a relay in opposite
-// directions never wait for each other. Forwarded bytes also count against
-// NEXAR_UNEXPECTED_LIMIT.
+// Credit by hop class (NEXAR_RELAY_BUDGET): a fragment that crossed h links so far
+// travels in class h (RelayPrefix::hops). Each rank grants each neighbour the budget of
+// credit per class: a neighbour hands its link at most that many bytes of class h
+// fragments for this rank that this rank has not given back yet; the rest wait there, in
+// order, in a queue per (next hop, class). This rank gives the credit back (a
+// kRelayCreditTag message) once it is done with a fragment: delivered here, or taken by
+// its next hop's link. Relayed fragments never hold back a link's transport credit.
+//
+// No deadlock: a class h fragment waits only for class h + 1 credit of its next hop, or
+// for nothing at its destination (delivery copies it). Classes end at the longest route,
+// so the waits form no circle, and each class drains once the classes above it do: a
+// ring of relays that are all full (kregular:2, every rank flooding the rank two ahead)
+// still moves. Credit travels on the links' ordinary messages, which the peer holds back
+// only while its unexpected store is over NEXAR_UNEXPECTED_LIMIT.
+//
+// Memory: at most the budget per neighbour and class arrives here before this rank gives
+// credit back, and at most the budget per next hop and class waits in a link.
 #include <algorithm>
 #include <cstring>
 
@@ -38,17 +46,17 @@ namespace detail {
 
 static_assert(sizeof(RelayPrefix) == kRelayPrefixBytes, "RelayPrefix is sent as it is laid out");
 
-OwnedSend::OwnedSend(std::vector<uint8_t> bytes, uint32_t ctx, Engine* release_to, int hop, bool forwarded,
+OwnedSend::OwnedSend(std::vector<uint8_t> bytes, uint32_t ctx, Engine* release_to, RelayLane lane,
                      std::shared_ptr<SendGroup> group)
-    : bytes_(std::move(bytes)), release_to_(release_to), hop_(hop), forwarded_(forwarded), group_(std::move(group)) {
+    : bytes_(std::move(bytes)), release_to_(release_to), lane_(lane), group_(std::move(group)) {
   hdr = MsgHeader{ctx, 0, bytes_.size(), 0};
   data = bytes_.data();
-  // A fragment counts against its next hop's budget until QUIC took it.
-  complete_when_taken = hop >= 0;
+  // A fragment's credit goes back upstream (and the user's send completes) once QUIC took it.
+  complete_when_taken = lane.hop >= 0;
 }
 
 void OwnedSend::complete(const Status& st) {
-  if (release_to_) release_to_->relay_released(hop_, bytes_.size(), forwarded_);
+  if (release_to_) release_to_->relay_released(lane_, bytes_.size());
   if (group_) {
     // The first failure completes the user's send; the last fragment, success.
     if (!st.ok()) group_->req->complete(st);
@@ -74,7 +82,8 @@ bool read_prefix(const std::vector<uint8_t>& bytes, int world_size, RelayPrefix*
   std::memcpy(p, bytes.data(), kRelayPrefixBytes);
   const uint64_t piece = bytes.size() - kRelayPrefixBytes;
   return p->src >= 0 && p->src < world_size && p->dst >= 0 && p->dst < world_size && p->offset <= p->inner.len &&
-         piece <= p->inner.len - p->offset && (piece > 0 || p->inner.len == 0) && p->inner.ctx != kRelayContext;
+         piece <= p->inner.len - p->offset && (piece > 0 || p->inner.len == 0) && p->inner.ctx != kRelayContext &&
+         p->hops < static_cast<uint32_t>(world_size);  // no route is longer
 }
 
 }  // namespace
@@ -130,6 +139,12 @@ Engine::RelayStats Engine::relay_stats() {
   return relay_stats_;
 }
 
+Engine::Lane& Engine::lane_locked(int hop, int cls) {
+  auto& lanes = lanes_[static_cast<size_t>(hop)];
+  if (lanes.size() <= static_cast<size_t>(cls)) lanes.resize(static_cast<size_t>(cls) + 1);
+  return lanes[static_cast<size_t>(cls)];
+}
+
 void Engine::send_relayed(int dst, int hop, const MsgHeader& hdr, const uint8_t* data,
                           std::shared_ptr<detail::SendGroup> group) {
   {
@@ -138,11 +153,12 @@ void Engine::send_relayed(int dst, int hop, const MsgHeader& hdr, const uint8_t*
     const uint64_t count = hdr.len == 0 ? 1 : (hdr.len + piece - 1) / piece;
     if (group) group->left.store(static_cast<int>(count), std::memory_order_relaxed);
     // All fragments queue at once: nothing of another message from here to dst comes between.
+    auto& waiting = lane_locked(hop, 0).waiting;
     for (uint64_t i = 0; i < count; ++i) {
       RelayPrefix p{rank_, dst, hdr, i * piece};
       const size_t n = static_cast<size_t>(std::min<uint64_t>(piece, hdr.len - p.offset));
-      hop_waiting_[static_cast<size_t>(hop)].push_back(new detail::OwnedSend(
-          detail::relay_frame(p, data + p.offset, n), kRelayContext, this, hop, false, group));
+      waiting.push_back(new detail::OwnedSend(detail::relay_frame(p, data + p.offset, n), kRelayContext, this,
+                                              detail::RelayLane{hop, 0, -1, -1}, group));
     }
   }
   drain_hop(hop);
@@ -155,20 +171,26 @@ void Engine::drain_hop(int hop) {
   hop_draining_[h] = true;
   for (;;) {
     std::vector<detail::OwnedSend*> ready;
-    auto& waiting = hop_waiting_[h];
-    // One fragment is always allowed, even above a budget smaller than itself.
-    while (!waiting.empty() && (hop_queued_[h] == 0 || hop_queued_[h] + waiting.front()->bytes() <= relay_budget_)) {
-      hop_queued_[h] += waiting.front()->bytes();
-      relay_stats_.peak_queued = std::max(relay_stats_.peak_queued, hop_queued_[h]);
-      ready.push_back(waiting.front());
-      waiting.pop_front();
+    const bool lost = !lost_[h].ok();  // its link fails whatever it gets: nothing waits for credit
+    for (Lane& lane : lanes_[h]) {
+      while (!lane.waiting.empty()) {
+        const uint64_t n = lane.waiting.front()->bytes();
+        // One fragment is always allowed, even above a budget smaller than itself.
+        if (!lost && lane.in_flight != 0 && lane.in_flight + n > relay_budget_) {
+          ++relay_stats_.waited;
+          break;
+        }
+        lane.in_flight += n;
+        relay_stats_.peak_in_flight = std::max(relay_stats_.peak_in_flight, lane.in_flight);
+        ready.push_back(lane.waiting.front());
+        lane.waiting.pop_front();
+      }
     }
-    transport::PeerLink* link = links_[h];  // route_locked chose hop: it has one
     if (ready.empty()) {
       hop_draining_[h] = false;
-      if (waiting.empty()) resume_links_if_room_locked();
       return;
     }
+    transport::PeerLink* link = links_[h];  // route_locked chose hop: it has one
     lock.unlock();
     // A send may complete at once (relay_released takes mu_): never under it.
     for (auto* f : ready) link->send(f);
@@ -176,18 +198,56 @@ void Engine::drain_hop(int hop) {
   }
 }
 
+bool Engine::relay_message(int via, std::vector<uint8_t> bytes, int tag) {
+  if (tag != kRelayCreditTag) return relay_arrived(via, std::move(bytes));
+  relay_credit_arrived(via, bytes.data(), bytes.size());
+  return true;
+}
+
+void Engine::relay_credit_arrived(int via, const uint8_t* data, size_t n) {
+  detail::RelayCredit c;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto& lanes = lanes_[static_cast<size_t>(via)];
+    if (n == sizeof c) std::memcpy(&c, data, sizeof c);
+    if (n != sizeof c || c.cls >= lanes.size() || lanes[c.cls].in_flight < c.bytes) {
+      NX_WARN(P2P, "rank %d: dropping relay credit from rank %d for bytes it was not sent (%zu bytes)", rank_, via, n);
+      return;
+    }
+    lanes[c.cls].in_flight -= c.bytes;
+  }
+  drain_hop(via);
+}
+
+void Engine::relay_released(const detail::RelayLane& lane, size_t bytes) {
+  if (lane.credit_to < 0) return;  // this rank's own fragment
+  transport::PeerLink* link = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (lost_[static_cast<size_t>(lane.credit_to)].ok()) link = links_[static_cast<size_t>(lane.credit_to)];
+  }
+  if (!link) return;
+  const detail::RelayCredit c{static_cast<uint32_t>(lane.credit_cls), 0, bytes};
+  std::vector<uint8_t> b(sizeof c);
+  std::memcpy(b.data(), &c, sizeof c);
+  auto* op = new detail::OwnedSend(std::move(b), kRelayContext);
+  op->hdr.tag = kRelayCreditTag;
+  link->send(op);
+}
+
 bool Engine::relay_arrived(int via, std::vector<uint8_t> bytes) {
   RelayPrefix p;
   if (!read_prefix(bytes, size_, &p)) {
+    // Its class is unknown: no credit goes back (a peer that sends such a thing is broken).
     NX_WARN(P2P, "rank %d: dropping a malformed relayed message (%zu bytes) from rank %d", rank_, bytes.size(), via);
-    relay_released(-1, bytes.size(), true);
     return true;
   }
+  const int cls = static_cast<int>(p.hops);
   const uint8_t* payload = bytes.data() + kRelayPrefixBytes;
   const size_t piece = bytes.size() - kRelayPrefixBytes;
   if (p.dst == rank_) {
-    // Delivery copies the payload: the bytes stop counting as the relay's first.
-    relay_released(-1, bytes.size(), true);
+    // Delivery copies the payload: via gets its credit back at once.
+    relay_released(detail::RelayLane{-1, -1, via, cls}, bytes.size());
     if (p.inner.ctx == kControlContext) {
       if (ControlHandler* h = control_.load(std::memory_order_acquire); h && p.offset == 0 && piece == p.inner.len)
         h->on_control(p.src, payload, p.inner.len);
@@ -200,36 +260,28 @@ bool Engine::relay_arrived(int via, std::vector<uint8_t> bytes) {
     return room;
   }
   int hop = -1;
-  bool room = true;
+  const size_t total = bytes.size();
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (Status gone = unreachable_locked(p.dst, true); gone.ok() && route_locked(p.dst) >= 0) {
       hop = route_locked(p.dst);
-      relay_stats_.forwarded_bytes += bytes.size();
-      hop_waiting_[static_cast<size_t>(hop)].push_back(
-          new detail::OwnedSend(std::move(bytes), kRelayContext, this, hop, true));
+      relay_stats_.forwarded_bytes += total;
+      // One class up on the next link: it waits only for that class's credit.
+      ++p.hops;
+      std::memcpy(bytes.data(), &p, kRelayPrefixBytes);
+      lane_locked(hop, cls + 1).waiting.push_back(new detail::OwnedSend(
+          std::move(bytes), kRelayContext, this, detail::RelayLane{hop, cls + 1, via, cls}));
     } else {
       NX_WARN(P2P, "rank %d: dropping a message from rank %d relayed to rank %d: %s", rank_, p.src, p.dst,
               gone.ok() ? "no route" : gone.to_string().c_str());
     }
   }
   if (hop < 0) {
-    relay_released(-1, bytes.size(), true);
+    relay_released(detail::RelayLane{-1, -1, via, cls}, total);
     return true;
   }
   drain_hop(hop);
-  std::lock_guard<std::mutex> lock(mu_);
-  // Still waiting for the budget (or over the relay limit): via's peer waits for credit.
-  if (!hop_waiting_[static_cast<size_t>(hop)].empty()) {
-    link_waiting_[static_cast<size_t>(via)] = true;
-    link_held_for_[static_cast<size_t>(via)] = hop;
-    ++relay_stats_.held_back;
-    room = false;
-  } else if (!under_limit_locked()) {
-    link_waiting_[static_cast<size_t>(via)] = true;
-    room = false;
-  }
-  return room;
+  return true;  // relayed fragments never hold a link back: credit bounds them
 }
 
 bool Engine::relay_deliver(int via, const RelayPrefix& p, const uint8_t* piece, size_t n) {
@@ -263,16 +315,6 @@ void Engine::abandon_relayed_locked(int lost, const Status& why) {
     relay_rx_[s] = nullptr;
     abandon_locked(ib, why);
   }
-}
-
-void Engine::relay_released(int hop, size_t bytes, bool forwarded) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (forwarded) relay_bytes_ -= bytes;
-    if (hop >= 0) hop_queued_[static_cast<size_t>(hop)] -= bytes;
-    resume_links_if_room_locked();
-  }
-  if (hop >= 0) drain_hop(hop);
 }
 
 }  // namespace nexar::p2p

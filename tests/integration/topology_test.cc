@@ -5,8 +5,10 @@
 // through neighbours; they arrive exact and in order; a probe from any source finds a
 // relayed message; an allreduce over relays is exact; each rank holds links to its
 // neighbours in the graph only (the INFO line nexar_comm_destroy logs). Two floods crossing
-// one relay in opposite directions arrive exact and in order, and the relay never has more
-// than NEXAR_RELAY_BUDGET bytes waiting in a next hop's link (its INFO line). A rank lost
+// one relay in opposite directions arrive exact and in order, and no rank ever has more
+// than NEXAR_RELAY_BUDGET bytes of one hop class on the way to a next hop without its
+// credit back (their INFO lines). A ring whose relays all wait for each other still
+// delivers (credit per hop class). A rank lost
 // beyond a rank's neighbours fails its receive from it with NEXAR_ERR_PEER_LOST naming it
 // (its neighbours pass the loss on). Collectives on a hypercube choose algorithms whose
 // partners are neighbours: exact, and nothing relayed. A lost relay is
@@ -120,35 +122,56 @@ TEST_CASE("topology: two floods crossing one relay stay within NEXAR_RELAY_BUDGE
   INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
   CHECK(count_of(r.out, "rank 1: flood from 2 exact 20\n") == 1);
   CHECK(count_of(r.out, "rank 2: flood from 1 exact 20\n") == 1);
-  // Rank 0's last relay line: at the world's end (its closing barrier came before the floods).
-  const size_t at = r.err.rfind("rank 0: relayed ");
-  REQUIRE(at != std::string::npos);
-  unsigned long long forwarded = 0, peak = 0, held = 0;
-  long long budget = 0;
-  REQUIRE(std::sscanf(r.err.c_str() + at,
-                      "rank 0: relayed %llu bytes for others, at most %llu bytes waiting in one next hop's link "
-                      "(NEXAR_RELAY_BUDGET=%lld), a link held back %llu times",
-                      &forwarded, &peak, &budget, &held) == 4);
-  CHECK(budget == kBudget);
-  CHECK(forwarded >= 2 * static_cast<unsigned long long>(kEachWay));
-  // The budget bit (fragments waited and links were held back), and the link never held more.
-  CHECK(peak > 0);
-  CHECK(peak <= static_cast<unsigned long long>(kBudget));
-  CHECK(held > 0);
+  // Each rank's last relay line: at the world's end (its closing barrier came before the floods).
+  for (int rank = 0; rank < 3; ++rank) {
+    const std::string head = "rank " + std::to_string(rank) + ": relayed ";
+    const size_t at = r.err.rfind(head);
+    REQUIRE(at != std::string::npos);
+    unsigned long long forwarded = 0, peak = 0, waited = 0;
+    long long budget = 0;
+    REQUIRE(std::sscanf(r.err.c_str() + at + head.size(),
+                        "%llu bytes for others, at most %llu bytes on the way to one next hop in one hop class "
+                        "(NEXAR_RELAY_BUDGET=%lld), fragments waited for credit %llu times",
+                        &forwarded, &peak, &budget, &waited) == 4);
+    INFO("rank " << rank);
+    CHECK(budget == kBudget);
+    // No link ever had more than the budget of one class without the hop's credit back.
+    CHECK(peak > 0);
+    CHECK(peak <= static_cast<unsigned long long>(kBudget));
+    if (rank == 0) {
+      CHECK(forwarded >= 2 * static_cast<unsigned long long>(kEachWay));
+    } else {
+      // The senders queue each message whole: their fragments waited for rank 0's credit.
+      CHECK(forwarded == 0);
+      CHECK(waited > 0);
+    }
+  }
 }
 
-// Hidden ("[.]", not in ctest): the relays of a ring wait for each other in a circle. On
-// kregular:2 at np 4 every rank floods the rank two ahead, so each rank relays its left
-// neighbour's flood to its right neighbour, which relays too: once every next hop's queue
-// holds more than NEXAR_RELAY_BUDGET, each rank holds back the credit of the link from its
-// left neighbour, and no queue drains. It fails today (every rank NEXAR_ERR_TIMEOUT, 16 x
-// 1 MiB at a 1 KiB budget, and 64 x 1 MiB at the default 4 MiB): held-back credit is per
-// connection, so traffic at its last hop waits behind traffic with hops to go. It passes
-// once relayed fragments travel in flow-controlled classes by hop count.
-TEST_CASE("topology: relays waiting on each other in a circle still deliver", "[.][topology][cycle]") {
-  auto r = run(4, {"cycle", "16", "1048576"}, "kregular:2", "eager", {"NEXAR_RELAY_BUDGET=1024", "NEXAR_TIMEOUT=20"});
+// The relays of a ring wait for each other in a circle: on kregular:2 at np 4 every rank
+// floods the rank two ahead, so each rank relays its left neighbour's flood to its right
+// neighbour while its own flood and the fragments it forwards fill the same links. 20 x
+// 1 MiB at a 16 KiB budget is more than a QUIC stream's 16 MiB window: with credit held
+// back per connection (before hop classes) every rank ended in NEXAR_ERR_TIMEOUT. With
+// credit per hop class a fragment on its last hop never waits behind one with hops to go.
+TEST_CASE("topology: relays waiting on each other in a circle still deliver", "[topology][cycle]") {
+#ifndef NEXAR_TEST_SANITIZED
+  constexpr int kMsgs = 20;
+#else
+  constexpr int kMsgs = 4;  // the sanitized suite checks the relaying, not the window (CI time)
+#endif
+  auto r = run(4, {"cycle", std::to_string(kMsgs), "1048576"}, "kregular:2", "eager",
+               {"NEXAR_RELAY_BUDGET=16384", "NEXAR_TIMEOUT=30"});
   INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
-  CHECK(count_of(r.out, " NEXAR_SUCCESS exact 16 after ") == 4);
+  CHECK(count_of(r.out, " NEXAR_SUCCESS exact " + std::to_string(kMsgs) + " after ") == 4);
+  // Each rank relayed its left neighbour's flood, prefixes on top (its last INFO line, at
+  // the world's end: a rank may reach its closing barrier while still relaying).
+  for (int rank = 0; rank < 4; ++rank) {
+    const std::string head = "rank " + std::to_string(rank) + ": relayed ";
+    const size_t at = r.err.rfind(head);
+    REQUIRE(at != std::string::npos);
+    CHECK(std::atoll(r.err.c_str() + at + head.size()) >= static_cast<long long>(kMsgs) << 20);
+  }
 }
 
 TEST_CASE("topology: a lost relay is NEXAR_ERR_PEER_LOST naming it, to sender and receiver", "[topology]") {
