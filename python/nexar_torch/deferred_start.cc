@@ -4,6 +4,8 @@
 
 #include "nexar_torch/work.h"
 
+#include <pthread.h>
+
 #include <thread>
 
 namespace nexar_torch {
@@ -59,6 +61,7 @@ bool DeferredStart::take(NexarWork *work) {
 }
 
 void DeferredStart::run() {
+  pthread_setname_np(pthread_self(), "nexar-starter");  // tells it apart in /proc and profiles
   std::unique_lock<std::mutex> lock(mu_);
   int idle = 0;
   for (;;) {

@@ -5,6 +5,8 @@
 Run under nexrun with any number of ranks: each rank computes what every rank contributed
 (value_of) and checks its own results.
 """
+import os
+
 import torch
 import torch.distributed as dist
 
@@ -158,6 +160,12 @@ dist.barrier()
 w = dist.barrier(async_op=True)
 w.wait()
 assert w.is_completed()
+
+# The backend's threads carry names (profiles and /proc tell them apart): the starter runs
+# since the first collective, a group's completer since its first Future.
+dist.all_reduce(torch.ones(1), async_op=True).get_future().wait()
+names = {open(f"/proc/self/task/{tid}/comm").read().strip() for tid in os.listdir("/proc/self/task")}
+assert {"nexar-starter", "nexar-complete"} <= names, f"no nexar-starter or nexar-complete among {sorted(names)}"
 
 # An async collective this rank does not look at starts anyway (the 1 ms starter tick): rank
 # 0 waits outside nexar (torch's store) for the other ranks, who finish the all_reduce
