@@ -1,14 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// Binomial trees over virtual ranks v = (rank - root) mod p, root at v = 0. The subtree
-// of v covers virtual ranks [v, min(v + subtree_mask(v), p)); its children are v + m for
-// m = subtree_mask(v)/2, ..., 2, 1 (those below p), child v + m covering [v+m, v+2m).
+// Binomial trees over virtual ranks v = (rank - root) mod p (or rank XOR root: tree_vrank),
+// root at v = 0. The subtree of v covers virtual ranks [v, min(v + subtree_mask(v), p));
+// its children are v + m for m = subtree_mask(v)/2, ..., 2, 1 (those below p), child v + m
+// covering [v+m, v+2m).
 #pragma once
 
 namespace nexar::coll {
 
 inline int vrank(int rank, int root, int p) { return ((rank - root) % p + p) % p; }
 inline int real_rank(int v, int root, int p) { return (v + root) % p; }
+
+// The tree of a broadcast or reduce, which needs no order among the other ranks: for p a
+// power of two its virtual ranks are rank XOR root, so a parent and its child differ in
+// one bit whatever the root (a hypercube's edges; on a ring-like graph such as kregular
+// the same distances as root 0's tree), and the cost model's root-0 tree stands for every
+// root (peer_pattern.h). Other p, and scatter and gather, whose root buffer is in rank
+// order (for_each_real_run), use (rank - root) mod p.
+inline bool xor_tree(int p) { return (p & (p - 1)) == 0; }
+inline int tree_vrank(int rank, int root, int p) { return xor_tree(p) ? rank ^ root : vrank(rank, root, p); }
+inline int tree_real_rank(int v, int root, int p) { return xor_tree(p) ? v ^ root : real_rank(v, root, p); }
 
 // Lowest set bit of v; for the root, the smallest power of two >= p.
 inline int subtree_mask(int v, int p) {

@@ -18,10 +18,11 @@ enum class PeerPattern : unsigned char {
   kRing,          // r -> r + 1 (ring phases)
   kXor,           // r <-> r ^ 2^i, partners beyond p skipped (scan)
   kXorFold,       // as kXor over the largest power of two, the rest folded in and out (pow2_fold.h)
-  kBinomial,      // a binomial tree over r (the root's rank added: rank 0's tree stands for every root)
+  kBinomial,      // a binomial tree from rank 0, which stands for every root (binomial.h's tree_vrank)
   kShift,         // r -> r + 2^i mod p (dissemination, Bruck)
   kPairwise,      // round k: r <-> (k - r) mod p, every pair once
-  kRoot,          // the root <-> every rank at once (rank 0 stands for every root)
+  kRoot,          // the root <-> every rank at once (rank 0 stands for every root where every rank
+                  // looks alike: kregular, a hypercube of 2^k ranks)
   kBinomialRing,  // a binomial scatter, then p - 1 ring steps
   kRingRoot,      // p - 1 ring steps, then every rank to the root
 };

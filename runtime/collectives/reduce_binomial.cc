@@ -16,7 +16,7 @@ constexpr int kTag = 61;
 Status reduce_binomial(CollContext& ctx, const CollArgs& a) {
   const int p = ctx.size();
   const size_t es = dtype_size(a.dtype), bytes = a.count * es;
-  const int v = vrank(ctx.rank(), a.root, p);
+  const int v = tree_vrank(ctx.rank(), a.root, p);
   const bool has_child = v + 1 < p && (v & 1) == 0;
   TempBuf acc_buf, tmp;
   // The running result: the root's recvbuf; a leaf sends its sendbuf untouched.
@@ -34,9 +34,9 @@ Status reduce_binomial(CollContext& ctx, const CollArgs& a) {
     acc = acc_w;
   }
   for (int m = 1; m < p; m <<= 1) {
-    if (v & m) return ctx.send(real_rank(v - m, a.root, p), kTag, acc, bytes);
+    if (v & m) return ctx.send(tree_real_rank(v - m, a.root, p), kTag, acc, bytes);
     if (v + m >= p) continue;
-    NX_RETURN_IF_ERROR(ctx.recv(real_rank(v + m, a.root, p), kTag, tmp.data(), bytes));
+    NX_RETURN_IF_ERROR(ctx.recv(tree_real_rank(v + m, a.root, p), kTag, tmp.data(), bytes));
     reduce(acc_w, acc_w, tmp.data(), a.count, a.dtype, a.op);  // children hold higher virtual ranks
   }
   // Only the root gets here.

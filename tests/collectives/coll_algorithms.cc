@@ -170,16 +170,23 @@ TEST_CASE("on a sparse topology the chosen algorithms send only between neighbou
   // A cheaper message moves kregular:4's ring crossover down to ~200 KB (the default
   // model's choices at their sizes: coll_selection), so the check stays fast.
   ScopedEnv latency("NEXAR_COST_LATENCY_US", "10");
+  struct Call {
+    CollKind kind;
+    size_t count;  // of floats
+    int root = 0;
+  };
   struct Graph {
     const char* text;
     int p;
-    std::vector<std::pair<CollKind, size_t>> calls;  // kind, count of floats
+    std::vector<Call> calls;
   };
   const size_t big = 128 << 10;  // 512 KiB of floats: a ring's on kregular:4
+  // Trees from roots other than 0 too: over r ^ root, partners still differ in one bit.
   const Graph graphs[] = {
       {"hypercube", 8, {{CollKind::ALLREDUCE, 3}, {CollKind::ALLREDUCE, big}, {CollKind::ALLGATHER, 1000},
                         {CollKind::REDUCE_SCATTER, 1000}, {CollKind::BROADCAST, 1000}, {CollKind::REDUCE, 1000},
-                        {CollKind::BARRIER, 0}}},
+                        {CollKind::BROADCAST, 1000, 5}, {CollKind::REDUCE, 1000, 6}, {CollKind::BROADCAST, 3, 3},
+                        {CollKind::REDUCE, 3, 7}, {CollKind::BARRIER, 0}}},
       {"kregular:4", 8, {{CollKind::ALLREDUCE, big}, {CollKind::ALLGATHER, big / 8}, {CollKind::REDUCE_SCATTER, big / 8}}},
   };
   for (const Graph& g : graphs) {
@@ -191,10 +198,10 @@ TEST_CASE("on a sparse topology the chosen algorithms send only between neighbou
     opts.on_send = [&](int src, int dst) {
       if (!topology::adjacent(t, g.p, src, dst)) relayed.fetch_add(1);
     };
-    for (const auto& [kind, count] : g.calls) {
-      INFO(g.text << " p=" << g.p << " " << coll_kind_name(kind) << " of " << count << " floats");
+    for (const auto& [kind, count, root] : g.calls) {
+      INFO(g.text << " p=" << g.p << " " << coll_kind_name(kind) << " of " << count << " floats, root " << root);
       if (kind == CollKind::BARRIER) check_barrier(g.p, opts);
-      else check_collective(kind, Case{g.p, count, NEXAR_FLOAT32, NEXAR_SUM, 0, false}, opts);
+      else check_collective(kind, Case{g.p, count, NEXAR_FLOAT32, NEXAR_SUM, root, false}, opts);
       CHECK(relayed.load() == 0);
     }
   }

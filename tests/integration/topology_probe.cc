@@ -25,7 +25,7 @@
 //                          size <n>") and exit without finalizing
 //   topology_probe colls [large]   collectives of 2 MiB (allreduce, allgather, reduce_scatter)
 //                          and, without "large", an 8-byte allreduce, a broadcast and a reduce
-//                          from rank 0; each checks every element and prints "rank R: <name>
+//                          from rank 0 and from ranks p - 3 and p - 2; each checks every element and prints "rank R: <name>
 //                          exact" (the model picks algorithms whose partners are neighbours
 //                          where one exists: tests/integration/topology_test.cc reads the
 //                          relayed bytes nexar_comm_destroy logs)
@@ -274,15 +274,21 @@ void colls(bool large_only) {
   int64_t one = elem(g_rank, 0), sum = 0;
   PROBE_OK(nexar_allreduce(&one, &sum, 1, NEXAR_INT64, NEXAR_SUM, g_world));
   report("allreduce 8 B", sum == summed(0));
-  std::vector<int64_t> buf = g_rank == 0 ? in : std::vector<int64_t>(kCount, -1);
-  PROBE_OK(nexar_broadcast(buf.data(), kCount, NEXAR_INT64, 0, g_world));
-  ok = true;
-  for (size_t i = 0; i < kCount; ++i) ok = ok && buf[i] == elem(0, i);
-  report("broadcast 2 MiB", ok);
-  PROBE_OK(nexar_reduce(in.data(), out.data(), kCount, NEXAR_INT64, NEXAR_SUM, 0, g_world));
-  ok = true;
-  for (size_t i = 0; g_rank == 0 && i < kCount; ++i) ok = ok && out[i] == summed(i);
-  report("reduce 2 MiB", ok);
+  // From rank 0, then from roots other than 0 (ranks p - 3 and p - 2).
+  for (int root : {0, g_size - 3, g_size - 2}) {
+    if (root < 0) continue;
+    const std::string to = root == 0 ? "" : " root " + std::to_string(root);
+    std::vector<int64_t> buf = g_rank == root ? in : std::vector<int64_t>(kCount, -1);
+    PROBE_OK(nexar_broadcast(buf.data(), kCount, NEXAR_INT64, root, g_world));
+    ok = true;
+    for (size_t i = 0; i < kCount; ++i) ok = ok && buf[i] == elem(root, i);
+    report(("broadcast 2 MiB" + to).c_str(), ok);
+    std::fill(out.begin(), out.end(), -1);
+    PROBE_OK(nexar_reduce(in.data(), out.data(), kCount, NEXAR_INT64, NEXAR_SUM, root, g_world));
+    ok = true;
+    for (size_t i = 0; g_rank == root && i < kCount; ++i) ok = ok && out[i] == summed(i);
+    report(("reduce 2 MiB" + to).c_str(), ok);
+  }
 }
 
 }  // namespace
