@@ -62,6 +62,8 @@ const std::vector<AlgoDesc>& algo_table() {
        "a/2 + n b", nullptr, broadcast_shm_flat_cost, broadcast_shm_flat, P::kNone, true, SlotUse::INLINE},
       {K::BROADCAST, "shm_direct", "ranks of one host with shared slots that may read each other's memory (CMA); every rank copies from the root's buffer",
        "a + a/4 + n b", nullptr, broadcast_shm_direct_cost, broadcast_shm_direct, P::kNone, true, SlotUse::DIRECT},
+      {K::BROADCAST, "shm_split", "ranks of one host with shared slots that may read each other's memory (CMA); readers read the head of the root's buffer while the root writes the tail (n/p) into each",
+       "a + (p-1) a/4 + n(p-1)/p b [p > cores: shm_direct's + (p-1) a/4]", nullptr, broadcast_shm_split_cost, broadcast_shm_split, P::kNone, true, SlotUse::DIRECT},
       {K::BROADCAST, "binomial", "any p; small and medium messages", "L (a + n b)", nullptr, broadcast_binomial_cost,
        broadcast_binomial, P::kBinomial, false},
       {K::BROADCAST, "scatter_allgather", "any p; large messages", "(L + p - 1) a + 2n(p-1)/p b", nullptr,

@@ -13,7 +13,7 @@
 // count and the first 16 inline bytes share one cache line, so a small collective moves
 // one line from each rank to each reader. The owner reaches s + 2 only after every
 // member published s + 1, i.e. finished reading s, so a buffer is never rewritten while
-// read. block_done and read_done are the two later phases of the direct-read allreduce.
+// read. block_done and read_done are the later phases of the direct-read collectives.
 // Sequences start at 1 (a zeroed slot has seen none) and only grow, also across the
 // communicators that use one area in turn (slot_area.h): a later one starts past every
 // member's last. `left` is the owner's word that it destroyed the area's communicator

@@ -211,6 +211,12 @@ Status CommSlots::read(int r, void* to, uint64_t from, size_t n) {
   return st;
 }
 
+Status CommSlots::write(int r, uint64_t to, const void* from, size_t n) {
+  Status st = shm::cma_write(a_.pids[static_cast<size_t>(r)], to, from, n, kReadChunk);
+  if (!st.ok()) return comm_.fail(st.with_context(strprintf("writing world rank %d's buffer", a_.world[static_cast<size_t>(r)])));
+  return st;
+}
+
 Status CommSlots::own_segment(uint64_t seq, size_t bytes, shm::StageSegment** out) {
   std::unique_ptr<shm::StageSegment>& own = a_.pushed[seq & 1];
   if (!own) own = std::make_unique<shm::StageSegment>();

@@ -36,6 +36,7 @@ class CommSlots final : public coll::ShmSlots {
   void publish(coll::SlotField field, uint64_t seq) override;
   Status wait(coll::SlotField field, uint64_t seq, int r) override;
   Status read(int r, void* to, uint64_t from, size_t n) override;
+  Status write(int r, uint64_t to, const void* from, size_t n) override;
   shm::StageSegment& stage_segment() override { return a_.stage; }
   Status own_segment(uint64_t seq, size_t bytes, shm::StageSegment** out) override;
   Status member_segment(int r, uint64_t seq, const shm::StageRef& ref, shm::StageSegment** out) override;

@@ -43,6 +43,8 @@ class ShmSlots {
   virtual Status wait(SlotField field, uint64_t seq, int r = -1) = 0;
   // Reads n bytes at address `from` of member r's memory into `to` (CMA).
   virtual Status read(int r, void* to, uint64_t from, size_t n) = 0;
+  // Writes n bytes at `from` into address `to` of member r's memory (CMA).
+  virtual Status write(int r, uint64_t to, const void* from, size_t n) = 0;
   // The communicator's staging segment (stage_segment.h), freed with the communicator.
   virtual shm::StageSegment& stage_segment() = 0;
   // This rank's own segment for seq's parity, with at least `bytes` data bytes (created or

@@ -316,10 +316,30 @@ TEST_CASE("every collective has a shared-memory algorithm the model picks where 
     Choice c;
     INFO(coll_kind_name(k));
     REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
-    CHECK(std::string(c.algo->name) == "shm_direct");
+    // A broadcast whose ranks each hold a core lets the root copy too (shm_split).
+    CHECK(std::string(c.algo->name) == (k == CollKind::BROADCAST ? "shm_split" : "shm_direct"));
     REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{}).ok());
     CHECK(c.algo->slots == SlotUse::NONE);
   }
+}
+
+TEST_CASE("broadcast shm_split only while every rank has a core of its own", "[select][slots]") {
+  ScopedEnv env("NEXAR_ALGO", nullptr);
+  CollArgs a{CollKind::BROADCAST};
+  a.dtype = NEXAR_FLOAT32;
+  Choice c;
+  for (size_t count : {size_t{1} << 14, size_t{1} << 18, size_t{1} << 22}) {  // 64 KiB, 1 MiB, 16 MiB
+    a.count = count;
+    INFO("count " << count);
+    REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
+    CHECK(std::string(c.algo->name) == "shm_split");
+    // 8 ranks on 2 cores: the root's writes would take a reader's core.
+    REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
+    CHECK(std::string(c.algo->name) == "shm_direct");
+  }
+  a.count = 1024;  // 4 KiB: inline, one slot round
+  REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
+  CHECK(std::string(c.algo->name) == "shm_flat");
 }
 
 TEST_CASE("one element per rank: allgather, reduce_scatter and alltoall go through the slots inline", "[select][slots]") {

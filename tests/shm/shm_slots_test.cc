@@ -28,6 +28,13 @@ TEST_CASE("shm_flat and shm_direct: counts, dtypes, in place, identical bits on 
   }
 }
 
+TEST_CASE("broadcast shm_split: roots, counts, every element where it belongs", "[shm][slots]") {
+  for (int np : {2, 3}) {
+    INFO("np " << np);
+    expect_ok(run(np, "bcast", {"NEXAR_ALGO=broadcast:shm_split"}), np, "bcast ok");
+  }
+}
+
 TEST_CASE("thousands of small slot allreduces alternating with p2p allgathers", "[shm][slots]") {
   for (int np : {2, 3, 8}) {
     INFO("np " << np);

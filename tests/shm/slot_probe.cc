@@ -6,6 +6,10 @@
 //             float32 avg, checked against values computed here; float32 sums of
 //             non-integers are bit-identical on every rank; broadcast and barrier too
 // SLOT_MAX_BYTES in the environment skips larger payloads.
+//   bcast     broadcasts from roots 0, p/2 and p-1 at counts 0, 1, p, 2p+1, 1025 and
+//             1 Mi + 3 (int32), each element distinct, so a block landing at the wrong
+//             offset fails; the root rewrites its buffer right after each call, so a
+//             root returning while a reader still reads it fails too
 //   storm     10000 small allreduces (2000 under sanitizers) alternating with allgathers (p2p algorithms)
 //   mismatch:count|dtype|op  rank 0 disagrees; every rank gets NEXAR_ERR_MISMATCH
 //   kill      the last rank dies while the others are in an allreduce: they get an
@@ -18,6 +22,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -101,6 +106,27 @@ void counts() {
     for (size_t i = 0; i < count; ++i) PROBE_CHECK(b[i] == int32_t(i * 7));
   }
   PROBE_OK(nexar_barrier(g_world));
+}
+
+void bcast() {
+  const int p = g_size;
+  const std::vector<size_t> sizes = {0, 1, size_t(p), size_t(2 * p + 1), 1025, (size_t{1} << 20) + 3};
+  std::vector<int32_t> b;
+  for (int root : {0, p / 2, p - 1})
+    for (size_t count : sizes) {
+      const auto value = [&](size_t i) { return int32_t(root * 1000003 + count + i); };
+      b.assign(count, -1);
+      if (g_rank == root)
+        for (size_t i = 0; i < count; ++i) b[i] = value(i);
+      PROBE_OK(nexar_broadcast(b.data(), count, NEXAR_INT32, root, g_world));
+      for (size_t i = 0; i < count; ++i)
+        if (b[i] != value(i)) {
+          std::fprintf(stderr, "rank %d: broadcast root %d count %zu: [%zu] = %d, want %d\n", g_rank, root, count, i,
+                       b[i], value(i));
+          std::exit(1);
+        }
+      std::fill(b.begin(), b.end(), -7);  // the root's next call must not be what a reader still reads
+    }
 }
 
 void storm() {
@@ -210,7 +236,7 @@ void split_groups() {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: slot_probe counts|storm|mismatch:WHAT|kill|split\n");
+    std::fprintf(stderr, "usage: slot_probe counts|bcast|storm|mismatch:WHAT|kill|split\n");
     return 2;
   }
   PROBE_OK(nexar_init(&g_world));
@@ -218,6 +244,7 @@ int main(int argc, char** argv) {
   PROBE_OK(nexar_comm_size(g_world, &g_size));
   const std::string s = argv[1];
   if (s == "counts") counts();
+  else if (s == "bcast") bcast();
   else if (s == "storm") storm();
   else if (s.rfind("mismatch:", 0) == 0) mismatch(s.substr(9));
   else if (s == "kill") kill_one();
