@@ -25,6 +25,7 @@ struct CostModel {
   double cma_factor = 1.5;
   size_t stage_bytes = 64 << 20;  // NEXAR_SHM_STAGE_BYTES: inputs staged while (p + 1) n fits
   int cores = 1;                   // CPUs this process may run on (ranks beyond them wait for one)
+  size_t eager_bytes = 0;          // shared memory: NEXAR_SHM_EAGER (0: no rendezvous, the network)
 
   // alpha * msgs + beta * bytes
   double xfer(double msgs, double bytes) const { return alpha_us * msgs + beta_us_per_byte * bytes; }
@@ -49,6 +50,18 @@ struct CostModel {
     CostModel c = *this;
     c.alpha_us *= hops;
     c.beta_us_per_byte *= hops;
+    return c;
+  }
+  // The model for messages of msg_bytes over shared memory: above NEXAR_SHM_EAGER a
+  // message is a rendezvous (the sender's RTS, the receiver's CMA read, its ACK back: a
+  // ring record each way and a poll on both sides where a small message has one), so its
+  // latency counts twice. Measured at np 2 (2026-11-27), the message algorithms took
+  // 1.3-2x the time of shm_direct's direct reads at 256 KiB-1 MiB (allgather
+  // recursive_doubling 24-27 us against 10-16 us at 256 KiB, 69-110 us against 52-69 us
+  // at 1 MiB) where the unscaled model priced them 0.5 us cheaper.
+  CostModel rendezvous_messages(double msg_bytes) const {
+    CostModel c = *this;
+    if (eager_bytes > 0 && msg_bytes > static_cast<double>(eager_bytes)) c.alpha_us *= 2;
     return c;
   }
   CostModel crowded_messages(int p) const {

@@ -115,11 +115,12 @@ Status selection_inputs(CollKind kind, CollTransport transport, std::string* for
   return Status::Ok();
 }
 
-// The model of the message algorithms (no slots) of p ranks: on one host they wait for
-// crowded ranks like the slot rounds do.
-CostModel for_messages(CostModel m, CollTransport transport, int p, int cores) {
+// The model of the message algorithms (no slots) of p ranks moving n bytes: on one host
+// they wait for crowded ranks like the slot rounds do, and their messages (blocks of
+// about n / p) above the eager limit are rendezvous.
+CostModel for_messages(CostModel m, CollTransport transport, int p, int cores, double n = 0) {
   if (cores > 0) m.cores = cores;  // agreed by the communicator's ranks
-  return transport == CollTransport::SHM ? m.crowded_messages(p) : m;
+  return transport == CollTransport::SHM ? m.crowded_messages(p).rendezvous_messages(n / p) : m;
 }
 }  // namespace
 
@@ -173,9 +174,10 @@ Status choose(const CollArgs& a, int p, CollTransport transport, Choice* out, co
     *out = Choice{d, algo_cost(*d, m, p, n, routes), true};
     return Status::Ok();
   }
-  const CostModel msgs = for_messages(m, transport, p, caps.cores);
+  // The bytes the cost is asked for (not n): a count per rank first chooses at 0 bytes,
+  // alike on every rank.
   const auto cost_of = [&](const AlgoDesc& d, double bytes) {
-    return algo_cost(d, d.slots == SlotUse::NONE ? msgs : m, p, bytes, routes);
+    return algo_cost(d, d.slots == SlotUse::NONE ? for_messages(m, transport, p, caps.cores, bytes) : m, p, bytes, routes);
   };
   // The cheapest applicable algorithm for `bytes` (only those of the wire protocol `wire`
   // if given).

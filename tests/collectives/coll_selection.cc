@@ -342,6 +342,28 @@ TEST_CASE("broadcast shm_split only while every rank has a core of its own", "[s
   CHECK(std::string(c.algo->name) == "shm_flat");
 }
 
+TEST_CASE("over shared memory a message above the eager limit costs a rendezvous", "[select][slots]") {
+  ScopedEnv env("NEXAR_ALGO", nullptr);
+  const SlotCaps slots{true, 4096, true, 2};
+  for (CollKind k : {CollKind::ALLGATHER, CollKind::ALLTOALL, CollKind::REDUCE_SCATTER}) {
+    CollArgs a{k};
+    a.dtype = NEXAR_FLOAT32;
+    Choice c;
+    INFO(coll_kind_name(k));
+    a.count = 1 << 17;  // 512 KiB blocks at np 2: shm_direct's reads, not rendezvous messages
+    REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
+    CHECK(std::string(c.algo->name) == "shm_direct");
+    a.count = 1 << 12;  // 16 KiB blocks: eager messages, one latency each
+    REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
+    CHECK(c.algo->slots == SlotUse::NONE);
+    {
+      ScopedEnv eager("NEXAR_SHM_EAGER", "4096");  // now they are rendezvous too
+      REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
+      CHECK(std::string(c.algo->name) == "shm_direct");
+    }
+  }
+}
+
 TEST_CASE("one element per rank: allgather, reduce_scatter and alltoall go through the slots inline", "[select][slots]") {
   ScopedEnv env("NEXAR_ALGO", nullptr);
   const SlotCaps slots{true, 4096, true, 2};
