@@ -19,6 +19,8 @@
 #                TARGET (seconds per size, default 0.2), NPS (default "2 4 8"),
 #                SIZES (default 4,1K,64K,1M,16M,64M),
 #                SYSTEMS (default "nexar-shm ompi-shm nexar-quic ompi-tcp"; nexar-tcp too;
+#                nexar-quic-dflt and nexar-tcp-dflt: the same launched with nexrun's own
+#                default binding, whatever BIND says (core up to 2 ranks, as BIND=auto);
 #                nexar-quic-ns, nexar-quic-lossy, nexar-tcp-ns: see below),
 #                PLOT (the PNG to write, default BUILD_DIR/compare_allreduce.png; with several
 #                collectives one PNG each, named with the collective before .png; empty: none)
@@ -54,10 +56,10 @@ for f in "$nexrun" "$nexar_bench" "$mpi_bench"; do
 done
 command -v mpirun >/dev/null || { echo "compare_allreduce.sh: mpirun not found (apt-get install openmpi-bin)" >&2; exit 2; }
 for s in "${systems[@]}"; do
-  case $s in nexar-shm | nexar-quic | nexar-tcp | ompi-shm | ompi-tcp) ;;
+  case $s in nexar-shm | nexar-quic | nexar-tcp | nexar-quic-dflt | nexar-tcp-dflt | ompi-shm | ompi-tcp) ;;
     nexar-quic-ns | nexar-quic-lossy | nexar-tcp-ns) netns=1 ;;
-    *) echo "compare_allreduce.sh: unknown system '$s' in SYSTEMS (nexar-shm, nexar-quic, nexar-tcp, ompi-shm," \
-         "ompi-tcp, nexar-quic-ns, nexar-quic-lossy, nexar-tcp-ns)" >&2; exit 2 ;;
+    *) echo "compare_allreduce.sh: unknown system '$s' in SYSTEMS (nexar-shm, nexar-quic, nexar-tcp, nexar-quic-dflt," \
+         "nexar-tcp-dflt, ompi-shm, ompi-tcp, nexar-quic-ns, nexar-quic-lossy, nexar-tcp-ns)" >&2; exit 2 ;;
   esac
 done
 if [ -n "${netns:-}" ]; then
@@ -94,6 +96,8 @@ run() {
     nexar-shm) out=$(timeout 600 "${launch[@]}" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
     nexar-quic) out=$(NEXAR_TRANSPORT=quic timeout 600 "${launch[@]}" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
     nexar-tcp) out=$(timeout 600 "${launch[@]}" -np "$np" --transport tcp "$nexar_bench" "${bench_args[@]}") ;;
+    nexar-quic-dflt) out=$(NEXAR_TRANSPORT=quic timeout 600 "$nexrun" -np "$np" "$nexar_bench" "${bench_args[@]}") ;;
+    nexar-tcp-dflt) out=$(timeout 600 "$nexrun" -np "$np" --transport tcp "$nexar_bench" "${bench_args[@]}") ;;
     nexar-quic-ns | nexar-quic-lossy)
       if [ "$system" = nexar-quic-lossy ]; then tools/netns_pair.sh lossy "${LOSS:-2}" "${DUP:-2}"; fi
       out=$(NEXAR_TRANSPORT=quic timeout 600 "$nexrun" "${across[@]}" -np "$np" "$nexar_bench" "${bench_args[@]}")
@@ -162,6 +166,10 @@ echo "# $(nproc) cores, load average at the end: $(cut -d' ' -f1-3 /proc/loadavg
 for item in "${coll_list[@]}"; do
   echo "## $item"
   table "$item" nexar-shm ompi-shm nexar-shm/ompi-shm nexar-quic ompi-tcp nexar-quic/ompi-tcp nexar-tcp nexar-tcp/ompi-tcp
+  case " ${systems[*]} " in *" nexar-quic-dflt "* | *" nexar-tcp-dflt "*)
+    echo "# nexrun's default binding (core up to 2 ranks) against Open MPI TCP as above"
+    table "$item" nexar-quic-dflt nexar-quic-dflt/ompi-tcp nexar-tcp-dflt nexar-tcp-dflt/ompi-tcp ;;
+  esac
   if [ -n "${netns:-}" ]; then
     echo "# the path between two namespace hosts (1500-byte MTU; lossy: ${LOSS:-2}% of UDP frames dropped," \
       "${DUP:-2}% duplicated): ratio = time there / time on loopback (busbw ratio = 1 / ratio)"

@@ -8,6 +8,7 @@
 #include "bootstrap/relay_drain.h"
 #include "bootstrap/unique_id_join.h"
 #include "core/log.h"
+#include "core/core_home.h"
 #include "core/cores.h"
 #include "core/params.h"
 #include "trace/flight_recorder.h"
@@ -308,6 +309,16 @@ void World::configure_waiter() {
                                : poll_quic    ? p2p::SpinYield::kAfterHard
                                               : p2p::SpinYield::kNever;
   engine_->waiter().configure(shm_ ? shm_->user_bell() : nullptr, progress_.get(), spin_ns, yield, progress_.get());
+  // Unbound, the ranks that wake each other gather on one core (core/core_home.h): a wait on
+  // a socket takes its thread back to this rank's own core, one per rank of the host.
+  int local_index = 0;
+  for (int p = 0; p < info_.rank; ++p)
+    if (host_ids_[static_cast<size_t>(p)] == host_ids_[static_cast<size_t>(info_.rank)]) ++local_index;
+  const int home = poll_quic && !oversubscribed && param::NEXAR_WAIT_HOME.get() ? home_cpu_for(local_index) : -1;
+  engine_->waiter().home().set(home);
+  if (endpoint_) endpoint_->set_home(home);
+  if (tcp_) tcp_->set_home(home);
+  if (home >= 0) NX_INFO(INIT, "rank %d takes its waiting threads back to core %d", info_.rank, home);
   NX_INFO(INIT, "rank %d waits polling%s%s for %lld us%s", info_.rank, shm_ ? " shared memory" : "",
           poll_quic ? (tcp_ ? " the TCP sockets" : " the QUIC socket") : "", static_cast<long long>(spin_ns / 1000),
           oversubscribed ? " (yielding: more ranks than cores)" : poll_quic ? " (yielding now and then after 3 us)" : "");

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 
+#include "core/core_home.h"
 #include "transport/doorbell.h"
 #include "transport/progress.h"
 
@@ -57,7 +58,13 @@ class Waiter {
   // its spin.
   void configure(transport::Doorbell* bell, Progress* progress, int64_t spin_ns, SpinYield yield,
                  SpinListener* listener = nullptr);
-  void reset() { configure(nullptr, nullptr, 0, SpinYield::kNever); }
+  void reset() {
+    configure(nullptr, nullptr, 0, SpinYield::kNever);
+    home_.set(-1);
+  }
+
+  // Where a wait's thread returns when it ends elsewhere (core/core_home.h); none by default.
+  CoreHome& home() { return home_; }
 
   transport::Doorbell* bell() { return bell_; }
   void ring() { transport::ring(bell_); }
@@ -100,6 +107,11 @@ class Waiter {
     score_.store(s, std::memory_order_relaxed);
   }
 
+  // The end of every wait: back to the home core if there is one and it ran elsewhere.
+  void ended() {
+    if (home_.cpu() >= 0) (void)home_.return_home();
+  }
+
   transport::Doorbell own_bell_;
   transport::Doorbell* bell_ = &own_bell_;
   Progress* progress_ = nullptr;
@@ -108,6 +120,7 @@ class Waiter {
   SpinYield yield_ = SpinYield::kNever;
   std::atomic<int> score_{1};
   std::atomic<int> waits_{0};
+  CoreHome home_;
 };
 
 template <class Done>
@@ -143,6 +156,7 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
           else if (t < hard_end + std::chrono::nanoseconds(kHardSpinNs))
             learn(false);
         }
+        ended();
         return true;
       }
       if (moved) spin_end = std::max(spin_end, std::min(moving_end, Clock::now() + spin_ns));
@@ -189,6 +203,7 @@ bool Waiter::wait(Done&& done, Clock::time_point deadline) {
     if (ok || now >= deadline) {
       transport::end_sleep(b);
       if (told_sleep) listener_->sleep_end();
+      ended();
       return ok;
     }
     // Wake up at least every second: bounded even if a ring were ever missed.

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "p2p/waiter.h"
 
@@ -153,4 +154,72 @@ TEST_CASE("a wait whose polls move nothing sleeps after its spin time", "[p2p][u
 TEST_CASE("a wait whose polls always move data still sleeps after its bound", "[p2p][unit]") {
   // Spin 2 ms, so the bound is 80 ms; the flag comes long after it.
   CHECK(wait_outcome(true, 2'000'000, std::chrono::milliseconds(400)) == std::pair<int, int>{0, 1});
+}
+
+namespace {
+// This thread's affinity mask, and the CPUs in it.
+cpu_set_t own_mask() {
+  cpu_set_t set;
+  REQUIRE(pthread_getaffinity_np(pthread_self(), sizeof(set), &set) == 0);
+  return set;
+}
+std::vector<int> cpus_of(const cpu_set_t& set) {
+  std::vector<int> out;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) out.push_back(c);
+  return out;
+}
+bool same_mask(const cpu_set_t& mask) {
+  const cpu_set_t now = own_mask();
+  return CPU_EQUAL(&mask, &now);
+}
+// Moves this thread to `cpu` and gives it back `mask`: it runs on cpu, free to go anywhere.
+void move_to(int cpu, const cpu_set_t& mask) {
+  pin_to(cpu);
+  REQUIRE(pthread_setaffinity_np(pthread_self(), sizeof(mask), &mask) == 0);
+}
+}  // namespace
+
+TEST_CASE("a wait that ends away from its home core takes its thread home, the mask kept", "[p2p][unit]") {
+  const cpu_set_t mask = own_mask();
+  const std::vector<int> cpus = cpus_of(mask);
+  if (cpus.size() < 2) {
+    WARN("one CPU in this process's mask: nothing to move between");
+    return;
+  }
+  const int home = cpus[0], away = cpus[1];
+  CountingProgress progress;
+  Waiter w;
+  w.configure(nullptr, &progress, /*spin_ns=*/50'000'000, SpinYield::kAfterHard);
+  w.home().set(home);
+  move_to(away, mask);
+  const auto t0 = Clock::now();
+  REQUIRE(w.wait([&] { return progress.polls.load() >= 3; }, t0 + std::chrono::seconds(5)));
+  CHECK(sched_getcpu() == home);
+  CHECK(same_mask(mask));
+  // Within kIntervalNs of that move no thread is moved again.
+  move_to(away, mask);
+  const bool moved = w.home().return_home();
+  if (Clock::now() - t0 < std::chrono::nanoseconds(nexar::CoreHome::kIntervalNs)) CHECK_FALSE(moved);
+  // No home: a wait leaves its thread where it is (checked right after the wait: the
+  // scheduler rarely moves a running thread within microseconds).
+  w.home().set(-1);
+  move_to(away, mask);
+  REQUIRE(w.wait([&] { return progress.polls.load() >= 6; }, Clock::now() + std::chrono::seconds(5)));
+  CHECK(same_mask(mask));
+}
+
+TEST_CASE("the home of a rank is a CPU of its mask, one per local index, none when bound to one", "[p2p][unit]") {
+  const cpu_set_t mask = own_mask();
+  const std::vector<int> cpus = cpus_of(mask);
+  if (cpus.size() >= 2) {
+    CHECK(nexar::home_cpu_for(0) == cpus[0]);
+    CHECK(nexar::home_cpu_for(1) == cpus[1]);
+    CHECK(nexar::home_cpu_for(static_cast<int>(cpus.size())) == cpus[0]);
+  }
+  CHECK(nexar::home_cpu_for(-1) == -1);
+  pin_to(cpus[0]);
+  const int bound = nexar::home_cpu_for(0);
+  REQUIRE(pthread_setaffinity_np(pthread_self(), sizeof(mask), &mask) == 0);
+  CHECK(bound == -1);
 }

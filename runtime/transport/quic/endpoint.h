@@ -103,6 +103,9 @@ class Endpoint {
   virtual void enter_spin() = 0;
   virtual void leave_spin(bool going_to_sleep) = 0;
   virtual void leave_sleep() = 0;
+  // The core the progress thread returns to when a wake-up finds it elsewhere
+  // (core/core_home.h); -1 (the default): none.
+  virtual void set_home(int cpu) = 0;
   // Datagrams that poll() received (not the progress thread), since creation.
   virtual uint64_t polled_datagrams() const = 0;
   // True on a thread that holds the endpoint's lock (the progress thread while it works,

@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/core_home.h"
 #include "transport/blind_gate.h"
 #include "transport/quic/address.h"
 #include "transport/quic/connection_impl.h"
@@ -44,6 +45,7 @@ class EndpointImpl final : public Endpoint {
   void enter_spin() override;
   void leave_spin(bool going_to_sleep) override;
   void leave_sleep() override;
+  void set_home(int cpu) override { home_.set(cpu); }
   uint64_t polled_datagrams() const override { return polled_.load(std::memory_order_relaxed); }
   bool on_progress_thread() const override { return inside_ == this; }
   const EndpointConfig& config() const override { return config_; }
@@ -94,6 +96,7 @@ class EndpointImpl final : public Endpoint {
   std::atomic<uint64_t> polled_{0};
   std::atomic<bool> loop_wants_lock_{false};  // the progress thread waits for io_mu_
   std::atomic<int> spinners_{0};              // threads between enter_spin and leave_spin
+  CoreHome home_;                             // the progress thread's core (set_home)
   transport::BlindGate gate_;                 // whether the progress thread sleeps without the socket
   std::atomic<bool> timer_stale_{false};      // the timerfd may not match the earliest expiry
   std::atomic<uint64_t> expiry_hint_{0};       // the earliest expiry as of the last work under io_mu_

@@ -56,6 +56,7 @@ void EndpointImpl::run() {
     io_mu_.unlock();
     int n = ::ppoll(fds, 3, ptmo, nullptr);
     if (blind) gate_.end_blind();
+    home_.return_home();
     loop_wants_lock_.store(true, std::memory_order_relaxed);
     io_mu_.lock();
     loop_wants_lock_.store(false, std::memory_order_relaxed);

@@ -194,6 +194,7 @@ void Hub::run() {
     if (blind) wait_ms = std::min<int64_t>(wait_ms, kBlindBoundMs);
     const int n = ::epoll_wait(outer_, evs, 32, static_cast<int>(wait_ms));
     if (blind) gate_.end_blind();
+    home_.return_home();
     for (int i = 0; i < n; ++i) {
       const uint64_t tag = evs[i].data.u64;
       if (tag == kListenTag) {

@@ -24,6 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/core_home.h"
 #include "core/status.h"
 #include "transport/blind_gate.h"
 #include "transport/tcp/tcp_auth.h"
@@ -59,6 +60,9 @@ class Hub {
   // the sockets until leave_sleep()).
   void leave_spin(bool going_to_sleep);
   void leave_sleep();
+  // The core the hub's thread returns to when a wake-up finds it elsewhere
+  // (core/core_home.h); -1 (the default): none.
+  void set_home(int cpu) { home_.set(cpu); }
   // A proven link's socket joins the inner set.
   void watch(int fd, TcpLink* link);
   void unwatch(int fd);
@@ -88,6 +92,7 @@ class Hub {
   int listen_fd_ = -1, outer_ = -1, inner_ = -1, wake_fd_ = -1;
   std::thread thread_;
   std::atomic<bool> stop_{false};
+  CoreHome home_;              // the hub thread's core (set_home)
   transport::BlindGate gate_;  // whether the hub's thread waits without the sockets
   bool inner_muted_ = false;  // the hub's thread: the inner set is out of its epoll_wait
   std::unique_ptr<std::atomic<TcpLink*>[]> links_;  // index: world rank; set while the thread runs
