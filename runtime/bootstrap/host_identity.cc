@@ -26,4 +26,19 @@ std::string host_identity() {
   return std::string(host) + "/" + boot + "/" + std::string(ns, static_cast<size_t>(n));
 }
 
+std::string machine_of(const std::string& host_id) {
+  const size_t ns = host_id.rfind('/');
+  const size_t boot = ns == std::string::npos || ns == 0 ? std::string::npos : host_id.rfind('/', ns - 1);
+  return boot == std::string::npos ? host_id : host_id.substr(0, ns);
+}
+
+int machine_index(const std::vector<std::string>& host_ids, int rank) {
+  if (rank < 0 || static_cast<size_t>(rank) >= host_ids.size()) return 0;
+  const std::string mine = machine_of(host_ids[static_cast<size_t>(rank)]);
+  int index = 0;
+  for (int p = 0; p < rank; ++p)
+    if (machine_of(host_ids[static_cast<size_t>(p)]) == mine) ++index;
+  return index;
+}
+
 }  // namespace nexar::bootstrap

@@ -310,11 +310,11 @@ void World::configure_waiter() {
                                               : p2p::SpinYield::kNever;
   engine_->waiter().configure(shm_ ? shm_->user_bell() : nullptr, progress_.get(), spin_ns, yield, progress_.get());
   // Unbound, the ranks that wake each other gather on one core (core/core_home.h): a wait on
-  // a socket takes its thread back to this rank's own core, one per rank of the host.
-  int local_index = 0;
-  for (int p = 0; p < info_.rank; ++p)
-    if (host_ids_[static_cast<size_t>(p)] == host_ids_[static_cast<size_t>(info_.rank)]) ++local_index;
-  const int home = poll_quic && !oversubscribed && param::NEXAR_WAIT_HOME.get() ? home_cpu_for(local_index) : -1;
+  // a socket takes its thread back to this rank's own core, one per rank of the machine
+  // (namespace "hosts" of one machine share its cores).
+  const int home = poll_quic && !oversubscribed && param::NEXAR_WAIT_HOME.get()
+                       ? home_cpu_for(machine_index(host_ids_, info_.rank))
+                       : -1;
   engine_->waiter().home().set(home);
   if (endpoint_) endpoint_->set_home(home);
   if (tcp_) tcp_->set_home(home);

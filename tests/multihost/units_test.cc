@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // The pure parts of many-host launching: host lists, hostfiles, SLURM expressions, rank
-// mapping, the agent channel's encoding, and address selection.
+// mapping, the agent channel's encoding, address selection, and which ranks share a
+// machine.
 #include <catch.hpp>
 
 #include "bootstrap/address_select.h"
+#include "bootstrap/host_identity.h"
 #include "launcher/agent_protocol.h"
 #include "launcher/host_list.h"
 #include "launcher/rank_map.h"
@@ -131,4 +133,22 @@ TEST_CASE("address selection never advertises loopback toward another host", "[m
     if (ip.find(':') == std::string::npos && bootstrap::select_address(ip + ":1", "", "", "", &src).ok())
       CHECK(!bootstrap::is_loopback_ip(src));
   }
+}
+
+TEST_CASE("namespace hosts of one machine share its cores: a rank's index is per machine", "[multihost]") {
+  using bootstrap::machine_index;
+  using bootstrap::machine_of;
+  CHECK(machine_of("node1/boot-a/net:[4026531840]") == "node1/boot-a");
+  CHECK(machine_of("rank-host-7") == "rank-host-7");  // NEXAR_HOST_ID: its own machine
+  // Ranks 0 and 1 in two namespaces of one machine, rank 2 on another machine, rank 3
+  // beside rank 0: the indexes a home core is chosen by are 0, 1, 0, 2.
+  const std::vector<std::string> ids = {"a/b1/net:[1]", "a/b1/net:[2]", "c/b2/net:[1]", "a/b1/net:[1]"};
+  CHECK(machine_index(ids, 0) == 0);
+  CHECK(machine_index(ids, 1) == 1);
+  CHECK(machine_index(ids, 2) == 0);
+  CHECK(machine_index(ids, 3) == 2);
+  CHECK(machine_index(ids, 9) == 0);  // out of range: the first
+  // NEXAR_HOST_ID values without slashes are machines of their own.
+  CHECK(machine_index({"x", "y", "x"}, 2) == 1);
+  CHECK(machine_index({"x", "y", "x"}, 1) == 0);
 }
