@@ -13,7 +13,6 @@
 
 #include "collectives/algo_table.h"
 #include "collectives/coll_kind.h"
-#include "collectives/peer_pattern.h"
 
 namespace nexar::coll {
 
@@ -23,10 +22,12 @@ struct Choice {
   bool forced = false;  // by NEXAR_ALGO
 };
 
-// One kind's last choice. The key holds all the choice reads: the parameters' generation
-// (NEXAR_ALGO, the cost model), the ranks, the transport, the slots, the routes, and the
-// call's count and dtype (why_not and the costs read nothing else of the arguments; the
-// kinds whose size is in arrays are never remembered).
+// One kind's last choice. The key holds all the choice reads that may change between two
+// calls on one communicator: the parameters' generation (NEXAR_ALGO, the cost model), the
+// ranks, the transport, the slots, and the call's count and dtype (why_not and the costs
+// read nothing else of the arguments; the kinds whose size is in arrays are never
+// remembered). The routes (CollContext::routes) are computed once per communicator, so the
+// communicator's cache need not compare them on every call.
 struct RememberedChoice {
   uint64_t generation = ~uint64_t{0};
   size_t count = 0;
@@ -34,13 +35,12 @@ struct RememberedChoice {
   int p = 0;
   CollTransport transport{};
   SlotCaps caps;
-  RouteStretch routes;
   Choice choice;
 
-  bool matches(uint64_t gen, const CollArgs& a, int np, CollTransport t, const SlotCaps& c, const RouteStretch& r) const {
+  bool matches(uint64_t gen, const CollArgs& a, int np, CollTransport t, const SlotCaps& c) const {
     return generation == gen && count == a.count && dtype == a.dtype && p == np && transport == t &&
            caps.has_slots == c.has_slots && caps.inline_bytes == c.inline_bytes && caps.can_read_all == c.can_read_all &&
-           caps.cores == c.cores && routes == r;
+           caps.cores == c.cores;
   }
 };
 

@@ -149,12 +149,12 @@ Status select_algorithm(const CollArgs& a, int p, CollTransport transport, Choic
     return choose(a, p, transport, out, caps, routes);
   RememberedChoice& r = cache->last[static_cast<size_t>(a.kind)];
   const uint64_t gen = params::generation();
-  if (r.matches(gen, a, p, transport, caps, routes)) {
+  if (r.matches(gen, a, p, transport, caps)) {
     *out = r.choice;
     return Status::Ok();
   }
   NX_RETURN_IF_ERROR(choose(a, p, transport, out, caps, routes));
-  r = RememberedChoice{gen, a.count, a.dtype, p, transport, caps, routes, *out};
+  r = RememberedChoice{gen, a.count, a.dtype, p, transport, caps, *out};
   return Status::Ok();
 }
 

@@ -37,7 +37,8 @@ bool algo_forced(CollKind kind, const char* name);
 // A forced algorithm that cannot run with p ranks (or without the slots it needs, see
 // SlotCaps) is NEXAR_ERR_INVALID_ARGUMENT. routes: the communicator's (CollContext::routes),
 // which charge each algorithm its messages' relays. cache: the communicator's last choices,
-// reused when everything the choice reads is the same (nullptr: chosen anew).
+// reused when everything else the choice reads is the same (nullptr: chosen anew); one
+// cache serves one communicator, whose routes never change (they are not compared).
 Status select_algorithm(const CollArgs& args, int p, CollTransport transport, Choice* out, const SlotCaps& caps = {},
                         const RouteStretch& routes = {}, ChoiceCache* cache = nullptr);
 

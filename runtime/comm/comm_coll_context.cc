@@ -16,33 +16,35 @@ CommCollContext::CommCollContext(Comm& comm, uint32_t seq, uint64_t descriptor)
     : comm_(comm), seq_(seq), descriptor_(descriptor) {}
 
 CommCollContext::~CommCollContext() {
-  if (!tracked_) return;
+  if (!transfers_) return;
   // Only an algorithm that returned an error of its own (not a transfer's) leaves some.
   for_each_request([this](p2p::RequestPtr& r) {
     if (!r->is_done()) comm_.engine().cancel(r, Status(NEXAR_ERR_ABORTED, "collective abandoned after an error"));
   });
-  for (p2p::RequestPtr* r : overflow_) delete r;
+  for (p2p::RequestPtr* r : transfers_->overflow) delete r;
 }
 
 template <class Fn>
 void CommCollContext::for_each_request(const Fn& fn) {
-  for (p2p::RequestPtr& r : slots_)
+  if (!transfers_) return;
+  for (p2p::RequestPtr& r : transfers_->slots)
     if (r) fn(r);
-  for (p2p::RequestPtr* r : overflow_)
+  for (p2p::RequestPtr* r : transfers_->overflow)
     if (*r) fn(*r);
 }
 
 size_t CommCollContext::unfinished() const {
   size_t n = 0;
-  for (const p2p::RequestPtr& r : slots_) n += r && !r->is_done();
-  for (const p2p::RequestPtr* r : overflow_) n += *r && !(*r)->is_done();
+  if (!transfers_) return n;
+  for (const p2p::RequestPtr& r : transfers_->slots) n += r && !r->is_done();
+  for (const p2p::RequestPtr* r : transfers_->overflow) n += *r && !(*r)->is_done();
   return n;
 }
 
 Status CommCollContext::end_on_error(Status st) {
   if (st.ok() || !failure_.ok()) return st;
   failure_ = st;
-  if (!tracked_) return st;
+  if (!transfers_) return st;
   const Status why(NEXAR_ERR_ABORTED, "collective abandoned after an error: " + st.to_string());
   for_each_request([&](p2p::RequestPtr& r) {
     if (!r->is_done()) comm_.engine().cancel(r, why);  // returns once no link touches r's buffer
@@ -51,8 +53,8 @@ Status CommCollContext::end_on_error(Status st) {
 }
 
 void CommCollContext::track(coll::Pending* out, p2p::RequestPtr req) {
-  tracked_ = true;
-  for (p2p::RequestPtr& slot : slots_) {
+  if (!transfers_) transfers_.emplace();
+  for (p2p::RequestPtr& slot : transfers_->slots) {
     if (!slot) {
       slot = std::move(req);
       out->impl = &slot;
@@ -60,7 +62,7 @@ void CommCollContext::track(coll::Pending* out, p2p::RequestPtr req) {
     }
   }
   auto* r = new p2p::RequestPtr(std::move(req));
-  overflow_.push_back(r);
+  transfers_->overflow.push_back(r);
   out->impl = r;
 }
 
@@ -129,10 +131,13 @@ Status CommCollContext::wait_one(const p2p::RequestPtr& req) {
 }
 
 void CommCollContext::release(p2p::RequestPtr* req) {
-  if (!std::less<>()(req, slots_.data()) && std::less<>()(req, slots_.data() + kInlineSlots)) {
+  // A Pending's slot exists: transfers_ was made when it was tracked.
+  const p2p::RequestPtr* inline_slots = transfers_->slots.data();
+  if (!std::less<>()(req, inline_slots) && std::less<>()(req, inline_slots + kInlineSlots)) {
     req->reset();
   } else {
-    overflow_.erase(std::find(overflow_.begin(), overflow_.end(), req));
+    std::vector<p2p::RequestPtr*>& overflow = transfers_->overflow;
+    overflow.erase(std::find(overflow.begin(), overflow.end(), req));
     delete req;
   }
 }

@@ -78,16 +78,19 @@ class CommCollContext final : public coll::CollContext {
   bool has_deadline_ = false;
   bool engine_told_ = false;
   trace::CallRecord* rec_ = nullptr;
-  bool tracked_ = false;  // a transfer ever used slots_ (else the destructor skips them)
   Status failure_;        // the first transfer error: later transfers fail with it at once
   std::optional<CommSlots> slots_view_;  // made on first use
   // Transfers started and not yet waited for: cancelled at the first error (end_on_error),
   // and by the destructor should an algorithm return its own error with some in flight.
   // A few slots in place (most algorithms keep one or two transfers in flight), the rest
-  // on the heap; a Pending points at its slot.
+  // on the heap; a Pending points at its slot. Made by the first transfer: a collective
+  // over slots only, or on one rank, neither builds nor destroys them.
   static constexpr size_t kInlineSlots = 8;
-  std::array<p2p::RequestPtr, kInlineSlots> slots_;
-  std::vector<p2p::RequestPtr*> overflow_;
+  struct Transfers {
+    std::array<p2p::RequestPtr, kInlineSlots> slots;
+    std::vector<p2p::RequestPtr*> overflow;
+  };
+  std::optional<Transfers> transfers_;
 };
 
 // Runs one collective on comm: validates nothing (the API did), numbers it, announces its

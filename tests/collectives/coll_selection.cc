@@ -41,13 +41,13 @@ RouteStretch routes_of(const std::string& text, int p) {
   return route_stretch(p, [&](int a, int b) { return topology::hops(t, p, a, b); });
 }
 
-std::string chosen_on(const RouteStretch& routes, CollKind kind, int p, size_t count) {
+// cache: the remembered choices of the communicator with these routes (nullptr: none).
+std::string chosen_on(const RouteStretch& routes, CollKind kind, int p, size_t count, ChoiceCache* cache = nullptr) {
   CollArgs a{kind};
   a.count = count;
   a.dtype = NEXAR_UINT8;
   Choice c;
-  static ChoiceCache cache;  // one communicator's, across topologies: the routes are in its key
-  REQUIRE(select_algorithm(a, p, CollTransport::NETWORK, &c, {}, routes, &cache).ok());
+  REQUIRE(select_algorithm(a, p, CollTransport::NETWORK, &c, {}, routes, cache).ok());
   return c.algo->name;
 }
 
@@ -465,9 +465,13 @@ TEST_CASE("the model picks algorithms that follow the topology's edges", "[selec
   REQUIRE(select_algorithm(a, 16, CollTransport::NETWORK, &relayed, {}, k4).ok());
   CHECK(std::string(relayed.algo->name) == "pairwise");
   CHECK(relayed.cost_us == Approx(direct.cost_us * k4[PeerPattern::kPairwise]));
-  // The same arguments on another topology choose again (the remembered choice holds the routes).
-  CHECK(chosen_on(full, CollKind::ALLGATHER, 16, big / 16) == "recursive_doubling");
-  CHECK(chosen_on(k4, CollKind::ALLGATHER, 16, big / 16) == "ring");
+  // A communicator's routes never change, so its remembered choice does not compare them:
+  // each communicator (topology) has its own cache, and a cache keeps its first choice.
+  ChoiceCache on_full, on_k4;
+  CHECK(chosen_on(full, CollKind::ALLGATHER, 16, big / 16, &on_full) == "recursive_doubling");
+  CHECK(chosen_on(k4, CollKind::ALLGATHER, 16, big / 16, &on_k4) == "ring");
+  CHECK(chosen_on(full, CollKind::ALLGATHER, 16, big / 16, &on_full) == "recursive_doubling");
+  CHECK(chosen_on(k4, CollKind::ALLGATHER, 16, big / 16, &on_full) == "recursive_doubling");
 }
 
 TEST_CASE("a communicator's remembered choice holds only for the same inputs", "[select]") {
