@@ -15,6 +15,7 @@
 #              its degree in a sparse topology)
 #   rss_init/rss_end  mean resident memory per rank after init and at the end (MiB)
 #   tools/scaling_bench.sh [BUILD_DIR] [NP...]        (defaults: build, 16 64 256)
+# SCALING_MODES picks the NEXAR_CONNECT modes (default "eager lazy"; e.g. "lazy").
 # Each run is bounded by SCALING_TIMEOUT seconds (default 900), which is also the peer
 # timeout: with 64 ranks on 2 cores the rendezvous server (in nexrun) went silent for
 # more than the default 5 s and ranks declared it lost. Run it inside
@@ -26,6 +27,10 @@ shift || true
 nps=("$@")
 [ ${#nps[@]} -gt 0 ] || nps=(16 64 256)
 read -r -a topologies <<<"${SCALING_TOPOLOGIES:-full}"
+read -r -a modes <<<"${SCALING_MODES:-eager lazy}"
+for mode in "${modes[@]}"; do
+  [ "$mode" = eager ] || [ "$mode" = lazy ] || { echo "scaling_bench.sh: SCALING_MODES=$mode: not eager or lazy" >&2; exit 2; }
+done
 limit=${SCALING_TIMEOUT:-900}
 for f in "$build/launcher/nexrun" "$build/tools/nexar-scaling-probe"; do
   [ -x "$f" ] || { echo "scaling_bench.sh: $f is missing (build it)" >&2; exit 2; }
@@ -50,7 +55,7 @@ printf '%-5s %-11s %-6s %8s %9s %9s %10s %10s %9s %9s %5s %9s %9s\n' np topology
   second_med conn_mean conn_max links rss_init rss_end
 for np in "${nps[@]}"; do
   for topology in "${topologies[@]}"; do
-  for mode in eager lazy; do
+  for mode in "${modes[@]}"; do
     load=$(cut -d' ' -f1 /proc/loadavg)
     if ! wall "$tmp/job_s" env NEXAR_TRANSPORT=quic NEXAR_TOPOLOGY="$topology" NEXAR_CONNECT=$mode NEXAR_DEBUG=INFO NEXAR_DEBUG_SUBSYS=INIT \
         NEXAR_CONNECT_TIMEOUT=$limit NEXAR_TIMEOUT=$limit NEXAR_PEER_TIMEOUT=$limit "$build/launcher/nexrun" -np "$np" --bind-to none \
