@@ -31,12 +31,15 @@ void ok(nexar_result_t r, const char* what) {
   }
 }
 
-size_t parse_size(const char* s) {
-  char* end;
-  double v = std::strtod(s, &end);
-  if (*end == 'K' || *end == 'k') v *= 1024;
-  if (*end == 'M' || *end == 'm') v *= 1024 * 1024;
-  return static_cast<size_t>(v);
+// A size (4, 64K, 1M) or a count on the command line; anything else ends the run with its name.
+size_t size_arg(const char* s, const char* what) {
+  int good = 0;
+  const size_t v = bench_parse_size(s, &good);
+  if (!good || v == 0) {
+    std::fprintf(stderr, "nexar-relay-bench: %s '%s' is not a positive size (4, 64K, 1M)\n", what, s);
+    std::exit(2);
+  }
+  return v;
 }
 
 double median(std::vector<double> v) {
@@ -82,11 +85,11 @@ int main(int argc, char** argv) {
     const std::string o = argv[i];
     if (o == "-s") {
       sizes.clear();
-      for (char* s = std::strtok(argv[i + 1], ","); s; s = std::strtok(nullptr, ",")) sizes.push_back(parse_size(s));
+      for (char* s = std::strtok(argv[i + 1], ","); s; s = std::strtok(nullptr, ",")) sizes.push_back(size_arg(s, "-s"));
     } else if (o == "-n") {
-      msgs_arg = std::atoi(argv[i + 1]);
+      msgs_arg = static_cast<int>(size_arg(argv[i + 1], "-n"));
     } else if (o == "-r") {
-      repeats = std::max(1, std::atoi(argv[i + 1]));
+      repeats = static_cast<int>(size_arg(argv[i + 1], "-r"));
     } else {
       std::fprintf(stderr, "nexar-relay-bench: unknown option %s (-s SIZES, -n MESSAGES, -r REPEATS)\n", o.c_str());
       return 2;
