@@ -30,7 +30,7 @@ namespace nexar::p2p {
 
 namespace detail {
 class OwnedSend;
-struct RelayLane;
+struct CreditBack;
 struct RelayPrefix;
 struct SendGroup;
 }  // namespace detail
@@ -257,10 +257,9 @@ class Engine final : public transport::PlacementSink {
   // fragment at offset 0 (pieces from one source come in order and are never interleaved
   // with another message from it). Returns whether the engine has room.
   bool relay_deliver(int via, const detail::RelayPrefix& p, const uint8_t* piece, size_t n);
-  // This rank is done with a fragment of lane.credit_cls that came from lane.credit_to
-  // (delivered, dropped, or taken by its next hop's link): that rank gets its credit back.
-  // Call without mu_.
-  void relay_released(const detail::RelayLane& lane, size_t bytes);
+  // This rank is done with a fragment (delivered, dropped, or taken by its next hop's link):
+  // the neighbour it came from gets its credit back. Call without mu_.
+  void relay_released(const detail::CreditBack& credit, size_t bytes);
   // The message from src being assembled from fragments, abandoned (src or the relay its
   // fragments came through was lost).
   void abandon_relayed_locked(int lost, const Status& why);

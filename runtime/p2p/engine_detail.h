@@ -41,15 +41,12 @@ struct SendGroup {
   std::atomic<int> left{0};
 };
 
-// Where a relay fragment stands in the credit of hop classes (engine_relay.cc): it uses
-// `cls` credit of its next hop (-1: none, a message that is not a fragment), and once its
-// link took it, the rank it came from (credit_to, -1: this rank is its source) gets its
-// class `credit_cls` credit back.
-struct RelayLane {
-  int hop = -1;
+// Whom a relay fragment's credit goes back to once this rank is done with it
+// (engine_relay.cc): the neighbour it came from (to; -1: this rank is its source), for its
+// hop class there (cls).
+struct CreditBack {
+  int to = -1;
   int cls = -1;
-  int credit_to = -1;
-  int credit_cls = -1;
 };
 
 // A message whose bytes the send owns (a control message, a relay fragment or credit):
@@ -58,16 +55,15 @@ struct RelayLane {
 // it is part of (group) when it is the last of them.
 class OwnedSend final : public transport::SendOp {
  public:
-  OwnedSend(std::vector<uint8_t> bytes, uint32_t ctx, Engine* release_to = nullptr, RelayLane lane = {},
+  OwnedSend(std::vector<uint8_t> bytes, uint32_t ctx, Engine* release_to = nullptr, CreditBack credit = {},
             std::shared_ptr<SendGroup> group = nullptr);
   void complete(const Status&) override;
   size_t bytes() const { return bytes_.size(); }
-  const RelayLane& lane() const { return lane_; }
 
  private:
   std::vector<uint8_t> bytes_;
   Engine* release_to_;
-  RelayLane lane_;
+  CreditBack credit_;
   std::shared_ptr<SendGroup> group_;
 };
 

@@ -46,17 +46,17 @@ namespace detail {
 
 static_assert(sizeof(RelayPrefix) == kRelayPrefixBytes, "RelayPrefix is sent as it is laid out");
 
-OwnedSend::OwnedSend(std::vector<uint8_t> bytes, uint32_t ctx, Engine* release_to, RelayLane lane,
+OwnedSend::OwnedSend(std::vector<uint8_t> bytes, uint32_t ctx, Engine* release_to, CreditBack credit,
                      std::shared_ptr<SendGroup> group)
-    : bytes_(std::move(bytes)), release_to_(release_to), lane_(lane), group_(std::move(group)) {
+    : bytes_(std::move(bytes)), release_to_(release_to), credit_(credit), group_(std::move(group)) {
   hdr = MsgHeader{ctx, 0, bytes_.size(), 0};
   data = bytes_.data();
   // A fragment's credit goes back upstream (and the user's send completes) once QUIC took it.
-  complete_when_taken = lane.hop >= 0;
+  complete_when_taken = release_to != nullptr;  // only fragments have one
 }
 
 void OwnedSend::complete(const Status& st) {
-  if (release_to_) release_to_->relay_released(lane_, bytes_.size());
+  if (release_to_) release_to_->relay_released(credit_, bytes_.size());
   if (group_) {
     // The first failure completes the user's send; the last fragment, success.
     if (!st.ok()) group_->req->complete(st);
@@ -158,7 +158,7 @@ void Engine::send_relayed(int dst, int hop, const MsgHeader& hdr, const uint8_t*
       RelayPrefix p{rank_, dst, hdr, i * piece};
       const size_t n = static_cast<size_t>(std::min<uint64_t>(piece, hdr.len - p.offset));
       waiting.push_back(new detail::OwnedSend(detail::relay_frame(p, data + p.offset, n), kRelayContext, this,
-                                              detail::RelayLane{hop, 0, -1, -1}, group));
+                                              detail::CreditBack{}, group));
     }
   }
   drain_hop(hop);
@@ -219,15 +219,15 @@ void Engine::relay_credit_arrived(int via, const uint8_t* data, size_t n) {
   drain_hop(via);
 }
 
-void Engine::relay_released(const detail::RelayLane& lane, size_t bytes) {
-  if (lane.credit_to < 0) return;  // this rank's own fragment
+void Engine::relay_released(const detail::CreditBack& credit, size_t bytes) {
+  if (credit.to < 0) return;  // this rank's own fragment
   transport::PeerLink* link = nullptr;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (lost_[static_cast<size_t>(lane.credit_to)].ok()) link = links_[static_cast<size_t>(lane.credit_to)];
+    if (lost_[static_cast<size_t>(credit.to)].ok()) link = links_[static_cast<size_t>(credit.to)];
   }
   if (!link) return;
-  const detail::RelayCredit c{static_cast<uint32_t>(lane.credit_cls), 0, bytes};
+  const detail::RelayCredit c{static_cast<uint32_t>(credit.cls), 0, bytes};
   std::vector<uint8_t> b(sizeof c);
   std::memcpy(b.data(), &c, sizeof c);
   auto* op = new detail::OwnedSend(std::move(b), kRelayContext);
@@ -247,7 +247,7 @@ bool Engine::relay_arrived(int via, std::vector<uint8_t> bytes) {
   const size_t piece = bytes.size() - kRelayPrefixBytes;
   if (p.dst == rank_) {
     // Delivery copies the payload: via gets its credit back at once.
-    relay_released(detail::RelayLane{-1, -1, via, cls}, bytes.size());
+    relay_released(detail::CreditBack{via, cls}, bytes.size());
     if (p.inner.ctx == kControlContext) {
       if (ControlHandler* h = control_.load(std::memory_order_acquire); h && p.offset == 0 && piece == p.inner.len)
         h->on_control(p.src, payload, p.inner.len);
@@ -270,14 +270,14 @@ bool Engine::relay_arrived(int via, std::vector<uint8_t> bytes) {
       ++p.hops;
       std::memcpy(bytes.data(), &p, kRelayPrefixBytes);
       lane_locked(hop, cls + 1).waiting.push_back(new detail::OwnedSend(
-          std::move(bytes), kRelayContext, this, detail::RelayLane{hop, cls + 1, via, cls}));
+          std::move(bytes), kRelayContext, this, detail::CreditBack{via, cls}));
     } else {
       NX_WARN(P2P, "rank %d: dropping a message from rank %d relayed to rank %d: %s", rank_, p.src, p.dst,
               gone.ok() ? "no route" : gone.to_string().c_str());
     }
   }
   if (hop < 0) {
-    relay_released(detail::RelayLane{-1, -1, via, cls}, total);
+    relay_released(detail::CreditBack{via, cls}, total);
     return true;
   }
   drain_hop(hop);
