@@ -245,22 +245,16 @@ bool TcpLink::parse_locked() {
       ++rx_off_;
       continue;
     }
-    if (p[0] == kCts) {
+    if (p[0] == kCts || p[0] == kCredit) {  // a type byte and one word: a sequence or bytes
+      static_assert(kCtsSize == kCreditSize);
       if (avail < kCtsSize) return true;
-      const auto seq = transport::get_le<uint64_t>(p + 1);
+      const bool cts = p[0] == kCts;
+      const auto word = transport::get_le<uint64_t>(p + 1);
       rx_off_ += kCtsSize;
-      if (!on_cts(seq)) {
-        fail_locked(Status(NEXAR_ERR_PROTOCOL, strprintf("rank %d granted an unknown large message", peer_)));
-        return false;
-      }
-      continue;
-    }
-    if (p[0] == kCredit) {
-      if (avail < kCreditSize) return true;
-      const auto bytes = transport::get_le<uint64_t>(p + 1);
-      rx_off_ += kCreditSize;
-      if (!on_credit(bytes)) {
-        fail_locked(Status(NEXAR_ERR_PROTOCOL, strprintf("rank %d returned more credit than it was given", peer_)));
+      if (!(cts ? on_cts(word) : on_credit(word))) {
+        fail_locked(Status(NEXAR_ERR_PROTOCOL, strprintf(cts ? "rank %d granted an unknown large message"
+                                                             : "rank %d returned more credit than it was given",
+                                                         peer_)));
         return false;
       }
       continue;
