@@ -23,17 +23,13 @@
 #include <vector>
 
 #include "nexar/nexar.h"
+#include "tool_check.h"
 
 namespace {
 
 nexar_comm_t world;
 
-void ok(nexar_result_t r, const char* what) {
-  if (r != NEXAR_SUCCESS) {
-    std::fprintf(stderr, "nexar-p2p-bench: %s: %s: %s\n", what, nexar_result_string(r), nexar_comm_last_error(world));
-    std::exit(1);
-  }
-}
+void ok(nexar_result_t r, const char* what) { exit_unless_ok("nexar-p2p-bench", r, what, world); }
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 

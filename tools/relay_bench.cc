@@ -19,17 +19,13 @@
 
 #include "bench_method.h"
 #include "nexar/nexar.h"
+#include "tool_check.h"
 
 namespace {
 
 nexar_comm_t world;
 
-void ok(nexar_result_t r, const char* what) {
-  if (r != NEXAR_SUCCESS) {
-    std::fprintf(stderr, "nexar-relay-bench: %s: %s: %s\n", what, nexar_result_string(r), nexar_comm_last_error(world));
-    std::exit(1);
-  }
-}
+void ok(nexar_result_t r, const char* what) { exit_unless_ok("nexar-relay-bench", r, what, world); }
 
 // A size (4, 64K, 1M) or a count on the command line; anything else ends the run with its name.
 size_t size_arg(const char* s, const char* what) {
