@@ -11,10 +11,16 @@ namespace nexar::coll {
 
 Status TempBuf::alloc(size_t bytes, const char* what) {
   if (bytes <= kInline) return Status::Ok();
-  data_.reset(new (std::nothrow) unsigned char[bytes]);
-  if (!data_) return Status(NEXAR_ERR_SYSTEM, strprintf("out of memory allocating %zu bytes for %s", bytes, what));
+  scratch_give(std::move(block_));
+  block_ = scratch_take(bytes);
+  if (block_.data) return Status::Ok();
+  block_.data.reset(new (std::nothrow) unsigned char[bytes]);
+  if (!block_.data) return Status(NEXAR_ERR_SYSTEM, strprintf("out of memory allocating %zu bytes for %s", bytes, what));
+  block_.bytes = bytes;
   return Status::Ok();
 }
+
+TempBuf::~TempBuf() { scratch_give(std::move(block_)); }
 
 void reduce_ordered(void* out, const void* mine, const void* theirs, bool theirs_is_lower, size_t count,
                     nexar_dtype_t dtype, nexar_op_t op) {

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "collectives/coll_context.h"
+#include "collectives/scratch_cache.h"
 #include "core/status.h"
 #include "nexar/nexar.h"
 
@@ -47,18 +48,22 @@ inline const unsigned char* at(const void* base, size_t elems, size_t esize) {
   return static_cast<const unsigned char*>(base) + elems * esize;
 }
 
-// A scratch buffer. alloc() returns NEXAR_ERR_SYSTEM (naming what it was for) instead
-// of throwing when memory runs out.
-// Scratch memory of an algorithm. Up to kInline bytes live inside the object (on the
-// stack), so the small messages that latency is made of allocate nothing.
+// Scratch memory of an algorithm. alloc() returns NEXAR_ERR_SYSTEM (naming what it was for)
+// instead of throwing when memory runs out. Up to kInline bytes live inside the object (on
+// the stack), so the small messages that latency is made of allocate nothing; a larger block
+// goes back to the thread's scratch cache (scratch_cache.h) when the buffer dies.
 class TempBuf {
  public:
   static constexpr size_t kInline = 256;
+  TempBuf() = default;
+  TempBuf(TempBuf&&) = default;
+  TempBuf& operator=(TempBuf&&) = default;
+  ~TempBuf();
   Status alloc(size_t bytes, const char* what);
-  unsigned char* data() { return data_ ? data_.get() : inline_; }
+  unsigned char* data() { return block_.data ? block_.data.get() : inline_; }
 
  private:
-  std::unique_ptr<unsigned char[]> data_;
+  ScratchBlock block_;
   alignas(std::max_align_t) unsigned char inline_[kInline];
 };
 
