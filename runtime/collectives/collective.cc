@@ -46,13 +46,16 @@ Status select_and_run(CollContext& ctx, const CollArgs& args, ChoiceCache* cache
   if (const ShmSlots* s = ctx.shm_slots()) caps = SlotCaps{true, s->inline_bytes(), s->can_read_all()};
   caps.cores = ctx.cores();
   Choice c;
-  NX_RETURN_IF_ERROR(select_algorithm(args, p, t, &c, caps, ctx.routes(), cache));
+  // Every return below returns st, so it is built in the caller's place (named return
+  // value): no Status is moved on the way out of a call that succeeded.
+  Status st = select_algorithm(args, p, t, &c, caps, ctx.routes(), cache);
+  if (!st.ok()) return st;
   log_choice(args, p, t, c);
   ctx.note_algorithm(c.algo->name);
-  Status st = c.algo->hears_all || p == 1 ? Status::Ok() : agreement_round(ctx);
+  if (!c.algo->hears_all && p != 1) st = agreement_round(ctx);
   if (st.ok() && is_vector_kind(args.kind) && p > 1 && !c.algo->checks_counts) st = check_vector_counts(ctx, args);
   if (st.ok()) st = c.algo->run(ctx, args);
-  if (!st.ok()) return st.with_context(strprintf("%s (%s)", coll_kind_name(args.kind), c.algo->name));
+  if (!st.ok()) st = st.with_context(strprintf("%s (%s)", coll_kind_name(args.kind), c.algo->name));
   return st;
 }
 

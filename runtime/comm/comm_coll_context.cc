@@ -178,7 +178,9 @@ Status run_collective(Comm& comm, const coll::CollArgs& args, uint64_t queued_id
   return run_numbered(comm, w.desc, queued_id, checked, [&](uint32_t seq, trace::CallRecord* rec) {
     CommCollContext ctx(comm, seq, w.descriptor);
     ctx.set_record(rec);
-    return comm.fail(coll::select_and_run(ctx, args, &comm.choice_cache()));
+    Status st = coll::select_and_run(ctx, args, &comm.choice_cache());
+    if (!st.ok()) st = comm.fail(st);  // a success is not copied through fail()
+    return st;
   });
 }
 

@@ -270,6 +270,16 @@ TEST_CASE("argument validation names the argument and its value", "[validate]") 
   check(CollArgs{CollKind::GATHER, buf, nullptr, size_t{1} << 54, NEXAR_INT8, NEXAR_SUM, 1}, 0, 8, "x 8 ranks");  // non-root too
   CHECK(validate_collective_args(CollArgs{CollKind::ALLREDUCE, buf, buf, kMaxBufferBytes / 8, NEXAR_INT64, NEXAR_SUM}, 0, 2).ok());
   CHECK_FALSE(validate_collective_args(CollArgs{CollKind::ALLREDUCE, buf, buf, kMaxBufferBytes / 8 + 1, NEXAR_INT64, NEXAR_SUM}, 0, 2).ok());
+  // Counts below 2^32 are compared without dividing (check_count): the same limit, exactly.
+  size_t n = 0;
+  CHECK(check_count(size_t{1} << 31, size_t{1} << 22, 8, &n).ok());  // 2^56 bytes: the limit
+  CHECK(n == size_t{1} << 34);
+  CHECK_FALSE(check_count((size_t{1} << 31) + 1, size_t{1} << 22, 8, &n).ok());
+  CHECK_FALSE(check_count(size_t{1} << 31, size_t{1} << 23, 8, &n).ok());
+  CHECK_FALSE(check_count(4, 2, 0, &n).ok());  // no element size
+  CHECK(check_count(3, 0, 4, &n).ok());        // no copies counts as one
+  CHECK(n == 12);
+  check(CollArgs{CollKind::ALLTOALL, buf, buf, (size_t{1} << 31) + 1, NEXAR_INT64, NEXAR_SUM}, 0, 1 << 22, "x 4194304 ranks");
   // Fine: count 0 with NULLs, unused buffers NULL, unused op/root ignored.
   CHECK(validate_collective_args(CollArgs{CollKind::ALLREDUCE, nullptr, nullptr, 0, NEXAR_INT32, NEXAR_SUM}, 0, 2).ok());
   CHECK(validate_collective_args(CollArgs{CollKind::GATHER, buf, nullptr, 2, NEXAR_INT32, NEXAR_SUM, 1}, 0, 2).ok());
