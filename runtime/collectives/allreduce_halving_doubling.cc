@@ -14,7 +14,9 @@ namespace {
 
 constexpr int kTagFold = 21, kTagHalve = 22, kTagDouble = 23;
 
-Status halve_then_double(CollContext& ctx, const Fold& f, const CollArgs& a, void* work, void* tmp) {
+// vec: this participant's vector (the caller's send buffer, or work after folding); the
+// first halving step reads it, every later step works in work.
+Status halve_then_double(CollContext& ctx, const Fold& f, const CollArgs& a, const void* vec, void* work, void* tmp) {
   const size_t es = dtype_size(a.dtype);
   const Blocks b{a.count, f.p2};
   const int nr = f.newrank;
@@ -24,13 +26,15 @@ Status halve_then_double(CollContext& ctx, const Fold& f, const CollArgs& a, voi
     const bool keep_low = (nr & d) == 0;
     const int klo = keep_low ? lo : mid, khi = keep_low ? mid : hi;
     const int slo = keep_low ? mid : lo, shi = keep_low ? hi : mid;
-    NX_RETURN_IF_ERROR(ctx.sendrecv(partner, kTagHalve, at(work, b.off(slo), es), b.span(slo, shi) * es, partner,
+    NX_RETURN_IF_ERROR(ctx.sendrecv(partner, kTagHalve, at(vec, b.off(slo), es), b.span(slo, shi) * es, partner,
                                     kTagHalve, tmp, b.span(klo, khi) * es));
-    void* mine = at(work, b.off(klo), es);
-    reduce_ordered(mine, mine, tmp, partner_nr < nr, b.span(klo, khi), a.dtype, a.op);
+    reduce_ordered(at(work, b.off(klo), es), at(vec, b.off(klo), es), tmp, partner_nr < nr, b.span(klo, khi),
+                   a.dtype, a.op);
+    vec = work;
     lo = klo;
     hi = khi;
   }
+  copy_elems(work, vec, a.count, es);  // one participant: no step read it
   reduce_finalize(at(work, b.off(nr), es), b.len(nr), a.dtype, a.op, static_cast<size_t>(ctx.size()));
   for (int d = 1; d < f.p2; d *= 2) {
     const int partner = f.real(nr ^ d);
@@ -48,13 +52,13 @@ Status halve_then_double(CollContext& ctx, const Fold& f, const CollArgs& a, voi
 Status allreduce_halving_doubling(CollContext& ctx, const CollArgs& a) {
   const size_t es = dtype_size(a.dtype);
   const Fold f = make_fold(ctx.rank(), ctx.size());
-  copy_elems(a.recvbuf, a.sendbuf, a.count, es);
   // tmp holds a folded partner's whole vector, or the first (largest) half.
   const size_t tmp_elems = fold_needs_tmp(f, ctx.rank()) ? a.count : Blocks{a.count, f.p2}.span(0, f.p2 / 2);
   TempBuf tmp;
   NX_RETURN_IF_ERROR(tmp.alloc(tmp_elems * es, "halving-doubling allreduce"));
-  NX_RETURN_IF_ERROR(fold_in(ctx, f, a.recvbuf, tmp.data(), a.count, a.dtype, a.op, kTagFold));
-  if (f.newrank >= 0) NX_RETURN_IF_ERROR(halve_then_double(ctx, f, a, a.recvbuf, tmp.data()));
+  const void* vec = nullptr;
+  NX_RETURN_IF_ERROR(fold_in(ctx, f, a.sendbuf, a.recvbuf, tmp.data(), a.count, a.dtype, a.op, kTagFold, &vec));
+  if (f.newrank >= 0) NX_RETURN_IF_ERROR(halve_then_double(ctx, f, a, vec, a.recvbuf, tmp.data()));
   return fold_out(ctx, f, a.recvbuf, a.count * es, kTagFold);
 }
 

@@ -16,17 +16,20 @@ constexpr int kTagFold = 31, kTagExchange = 32;
 Status allreduce_recursive_doubling(CollContext& ctx, const CollArgs& a) {
   const size_t es = dtype_size(a.dtype), bytes = a.count * es;
   const Fold f = make_fold(ctx.rank(), ctx.size());
-  copy_elems(a.recvbuf, a.sendbuf, a.count, es);
   TempBuf tmp;
   NX_RETURN_IF_ERROR(tmp.alloc(bytes, "recursive-doubling allreduce"));
-  NX_RETURN_IF_ERROR(fold_in(ctx, f, a.recvbuf, tmp.data(), a.count, a.dtype, a.op, kTagFold));
+  // vec: the send buffer until the first exchange reduces into recvbuf (no copy first).
+  const void* vec = nullptr;
+  NX_RETURN_IF_ERROR(fold_in(ctx, f, a.sendbuf, a.recvbuf, tmp.data(), a.count, a.dtype, a.op, kTagFold, &vec));
   if (f.newrank >= 0) {
     for (int d = 1; d < f.p2; d *= 2) {
       const int partner_nr = f.newrank ^ d;
       const int partner = f.real(partner_nr);
-      NX_RETURN_IF_ERROR(ctx.sendrecv(partner, kTagExchange, a.recvbuf, bytes, partner, kTagExchange, tmp.data(), bytes));
-      reduce_ordered(a.recvbuf, a.recvbuf, tmp.data(), partner_nr < f.newrank, a.count, a.dtype, a.op);
+      NX_RETURN_IF_ERROR(ctx.sendrecv(partner, kTagExchange, vec, bytes, partner, kTagExchange, tmp.data(), bytes));
+      reduce_ordered(a.recvbuf, vec, tmp.data(), partner_nr < f.newrank, a.count, a.dtype, a.op);
+      vec = a.recvbuf;
     }
+    copy_elems(a.recvbuf, vec, a.count, es);  // one participant: no exchange read it
     reduce_finalize(a.recvbuf, a.count, a.dtype, a.op, static_cast<size_t>(ctx.size()));
   }
   return fold_out(ctx, f, a.recvbuf, bytes, kTagFold);

@@ -18,14 +18,16 @@ Fold make_fold(int rank, int size) {
   return f;
 }
 
-Status fold_in(CollContext& ctx, const Fold& f, void* work, void* tmp, size_t count, nexar_dtype_t dtype,
-               nexar_op_t op, int tag) {
+Status fold_in(CollContext& ctx, const Fold& f, const void* src, void* work, void* tmp, size_t count,
+               nexar_dtype_t dtype, nexar_op_t op, int tag, const void** vec) {
   const int r = ctx.rank();
+  *vec = src;
   if (r >= 2 * f.rem) return Status::Ok();
   const size_t bytes = count * dtype_size(dtype);
-  if (r % 2 == 0) return ctx.send(r + 1, tag, work, bytes);
+  if (r % 2 == 0) return ctx.send(r + 1, tag, src, bytes);
   NX_RETURN_IF_ERROR(ctx.recv(r - 1, tag, tmp, bytes));
-  reduce_ordered(work, work, tmp, /*theirs_is_lower=*/true, count, dtype, op);
+  reduce_ordered(work, src, tmp, /*theirs_is_lower=*/true, count, dtype, op);
+  *vec = work;
   return Status::Ok();
 }
 

@@ -21,11 +21,13 @@ struct Fold {
 
 Fold make_fold(int rank, int size);
 
-// Before: work holds this rank's vector. After: a participant's work holds its own
-// vector combined with its folded partner's (lower rank first). tmp: count elements,
-// needed only by participants below 2*rem.
-Status fold_in(CollContext& ctx, const Fold& f, void* work, void* tmp, size_t count, nexar_dtype_t dtype,
-               nexar_op_t op, int tag);
+// src holds this rank's vector (it may be work itself). After it, *vec points at what a
+// participant goes on with: in work, its own vector combined with its folded partner's
+// (lower rank first), or src itself when it has no partner -- the vector is not copied
+// into work first (at np 2 that copy was a whole vector's memcpy per call). tmp: count
+// elements, needed only by participants below 2*rem.
+Status fold_in(CollContext& ctx, const Fold& f, const void* src, void* work, void* tmp, size_t count,
+               nexar_dtype_t dtype, nexar_op_t op, int tag, const void** vec);
 // Sends the finished vector back to the ranks that sat out.
 Status fold_out(CollContext& ctx, const Fold& f, void* work, size_t bytes, int tag);
 // Whether this rank needs the count-element tmp for fold_in.
