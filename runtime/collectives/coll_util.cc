@@ -2,6 +2,7 @@
 // Copyright 2026 The nexar authors
 #include "collectives/coll_util.h"
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 
@@ -31,7 +32,18 @@ void reduce_ordered(void* out, const void* mine, const void* theirs, bool theirs
 }
 
 void copy_elems(void* dst, const void* src, size_t count, size_t esize) {
-  if (dst != src && count > 0) std::memmove(dst, src, count * esize);
+  if (dst != src && count > 0) copy_bytes(dst, src, count * esize);
+}
+
+void copy_bytes(void* dst, const void* src, size_t n) {
+  auto* d = static_cast<unsigned char*>(dst);
+  const auto* s = static_cast<const unsigned char*>(src);
+  // Pieces in ascending order are right unless dst overlaps the end of src.
+  if (n <= kCopyPiece || n > kCopyWhole || (d > s && d < s + n)) {
+    std::memmove(d, s, n);
+    return;
+  }
+  for (size_t off = 0; off < n; off += kCopyPiece) std::memmove(d + off, s + off, std::min(kCopyPiece, n - off));
 }
 
 }  // namespace nexar::coll

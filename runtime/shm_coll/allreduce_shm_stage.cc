@@ -113,7 +113,7 @@ Status reduce_chunk(ShmSlots& s, const CollArgs& a, int p, int me, uint64_t seq,
     reduce(out, in, in1, len, a.dtype, a.op);
     j = 2;
   } else {
-    std::memcpy(out, in, bytes);
+    copy_bytes(out, in, bytes);
   }
   for (; j < p; ++j) {
     NX_RETURN_IF_ERROR(input_of(s, a, p, me, j, seq, seg, at_b, bytes, &in));
@@ -156,7 +156,7 @@ void stage_input(ShmSlots& s, const CollArgs& a, const shm::StageSegment& seg, u
   const size_t n = a.count * dtype_size(a.dtype);
   uint64_t staged = 0;
   if (may_stage(n, p) && stride_of(seg, p) >= n) {
-    std::memcpy(seg.data() + stride_of(seg, p) * (static_cast<size_t>(r) + 1), a.sendbuf, n);
+    copy_bytes(seg.data() + stride_of(seg, p) * (static_cast<size_t>(r) + 1), a.sendbuf, n);
     staged = seg.ref().token;
   }
   info(s, r, seq)->staged = staged;
@@ -212,7 +212,7 @@ Status allreduce_shm_stage(CollContext& ctx, const CollArgs& a) {
   NX_RETURN_IF_ERROR(reduce_claimed(*s, a, p, r, seq, seg));
   s->publish(&shm::CollSlot::block_done, seq);
   NX_RETURN_IF_ERROR(s->wait(&shm::CollSlot::block_done, seq));
-  std::memcpy(a.recvbuf, seg.data(), n);
+  copy_bytes(a.recvbuf, seg.data(), n);
   return Status::Ok();
 }
 

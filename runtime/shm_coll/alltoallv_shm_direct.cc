@@ -163,7 +163,7 @@ Status alltoallv_shm_direct(CollContext& ctx, const CollArgs& a) {
     const int j = (r + k) % p;
     const Source& b = src[static_cast<size_t>(j)];
     if (!a.recvcounts[j]) continue;
-    if (b.local) std::memcpy(at(a.recvbuf, a.rdispls[j], es), b.local, a.recvcounts[j] * es);
+    if (b.local) copy_bytes(at(a.recvbuf, a.rdispls[j], es), b.local, a.recvcounts[j] * es);
     else st = s->read(j, at(a.recvbuf, a.rdispls[j], es), b.from, a.recvcounts[j] * es);
   }
   // A rank that pushed is read by nobody: its segment outlives this call.

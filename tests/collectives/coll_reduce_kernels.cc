@@ -3,7 +3,8 @@
 // Unit tests of the local reduction kernels (core/reduce.h) and dtype conversions
 // (core/dtype.h): every dtype x op against an independent element-wise reference, odd
 // lengths, unaligned pointers, each ISA against the scalar one, float16/bfloat16
-// rounding edges, NaN/inf behaviour, integer wrap-around and AVG division.
+// rounding edges, NaN/inf behaviour, integer wrap-around and AVG division; and the
+// piecewise copy (collectives/coll_util.h copy_bytes) against memmove.
 #include <catch.hpp>
 #include <immintrin.h>
 
@@ -11,8 +12,10 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "coll_test_util.h"
+#include "collectives/coll_util.h"
 #include "core/dtype.h"
 #include "core/reduce.h"
 
@@ -308,4 +311,28 @@ TEST_CASE("identity elements", "[reduce]") {
   CHECK(h[0] == 0x7f80);
   fill_identity(h, 1, NEXAR_FLOAT16, NEXAR_AVG);
   CHECK(h[0] == 0);
+}
+
+// copy_bytes copies in pieces: every byte lands where memmove puts it, across piece
+// boundaries, in a last short piece, and where the ranges overlap either way.
+TEST_CASE("copy_bytes equals memmove, pieces and overlaps included", "[copy]") {
+  using nexar::coll::copy_bytes;
+  using nexar::coll::kCopyPiece;
+  const size_t n = 3 * kCopyPiece + 77, room = n + 2 * kCopyPiece + 64;
+  std::vector<unsigned char> base(room);
+  for (size_t i = 0; i < room; ++i) base[i] = static_cast<unsigned char>(i * 131 + i / 251);
+  const size_t src = kCopyPiece + 16;
+  for (long shift : {-static_cast<long>(kCopyPiece) - 3, -5L, 0L, 5L, static_cast<long>(kCopyPiece) + 3}) {
+    for (size_t len : {size_t{1}, kCopyPiece, kCopyPiece + 1, n}) {
+      std::vector<unsigned char> got = base, want = base;
+      const size_t dst = static_cast<size_t>(static_cast<long>(src) + shift);
+      copy_bytes(got.data() + dst, got.data() + src, len);
+      std::memmove(want.data() + dst, want.data() + src, len);
+      INFO("shift " << shift << " len " << len);
+      CHECK(got == want);
+    }
+  }
+  std::vector<unsigned char> from(base.begin(), base.begin() + static_cast<long>(n)), to(n);
+  copy_bytes(to.data(), from.data(), n);  // apart
+  CHECK(to == from);
 }
