@@ -22,7 +22,10 @@ struct CostModel {
   size_t bucket_bytes = 16 << 20;  // allreduce_bucketed staging chunk
   // beta is what a large transfer between processes costs per byte (CMA: page pinning,
   // the kernel's copy); a byte memcpy'd within shared memory costs beta / cma_factor.
-  double cma_factor = 1.5;
+  // Measured 4-10x (process_vm_readv against a memcpy in 128 KiB pieces, 64 KiB-8 MiB,
+  // best of 20, one core, 2026-11-27: 512 KiB 26.6 / 6.6 us, 8 MiB 1872 / 224 us); with
+  // b at 5 GB/s the default 5 prices a memcpy at 25 GB/s, below the 31-54 GB/s measured.
+  double cma_factor = 5;
   size_t stage_bytes = 64 << 20;  // NEXAR_SHM_STAGE_BYTES: inputs staged while (p + 1) n fits
   int cores = 1;                   // CPUs this process may run on (ranks beyond them wait for one)
   size_t eager_bytes = 0;          // shared memory: NEXAR_SHM_EAGER (0: no rendezvous, the network)

@@ -58,7 +58,7 @@
   X(NEXAR_COST_BANDWIDTH_GBPS, DOUBLE, "1.9", "Cost model: network bandwidth per rank, GB/s (measured on QUIC loopback)") \
   X(NEXAR_COST_SHM_LATENCY_US, DOUBLE, "2",  "Cost model: microseconds per message over shared memory") \
   X(NEXAR_COST_SHM_BANDWIDTH_GBPS, DOUBLE, "5", "Cost model: shared-memory bandwidth per rank, GB/s") \
-  X(NEXAR_COST_CMA_FACTOR,  DOUBLE, "1.5",   "Cost model: a byte read from another process (CMA, the shared-memory bandwidth) costs this many bytes memcpy'd within a shared segment") \
+  X(NEXAR_COST_CMA_FACTOR,  DOUBLE, "5",     "Cost model: a byte read from another process (CMA, the shared-memory bandwidth) costs this many bytes memcpy'd within a shared segment") \
   X(NEXAR_COST_REDUCE_GBPS, DOUBLE, "4",     "Cost model: local reduction rate, GB/s") \
   X(NEXAR_RING_SEGMENT_BYTES, INT,  "1048576", "Segment size of the pipelined ring allreduce") \
   X(NEXAR_SCRATCH_KEEP,     INT,    "67108864", "Bytes of collective scratch memory each thread keeps for its next call instead of freeing it (freed memory is faulted in again, 10-30 us a page on some VMs); 0: keep none") \

@@ -111,10 +111,11 @@ Status alltoall_shm_flat(CollContext& ctx, const CollArgs& a) {
 }
 
 // One slot round costs about half an engine message (a store, a fence per doorbell and
-// a cache-line read per member; no request, no matching): a/2. Then the reads of p - 1
-// slots (cache to cache) and p - 1 reductions.
+// a cache-line read per member; no request, no matching): a/2. Then the copy into the
+// slot (a memcpy within shared memory: b / c per byte, as shm_stage's copies count) and
+// p - 1 reductions straight from the slots.
 double allreduce_shm_flat_cost(const CostModel& m, int p, double n) {
-  return m.slot_rounds(1, p) + m.beta_us_per_byte * n + m.reduce((p - 1) * n);
+  return m.slot_rounds(1, p) + m.beta_us_per_byte / m.cma_factor * n + m.reduce((p - 1) * n);
 }
 double broadcast_shm_flat_cost(const CostModel& m, int p, double n) { return m.slot_rounds(1, p) + m.beta_us_per_byte * n; }
 double barrier_shm_flat_cost(const CostModel& m, int p, double) { return m.slot_rounds(1, p); }

@@ -115,9 +115,21 @@ TEST_CASE("shared-slot algorithms apply only where the communicator has slots", 
   a.count = 1025;
   REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
   CHECK(std::string(c.algo->name) == "shm_stage");  // 8 ranks: staging beats CMA both ways
-  a.count = 1 << 18;
+  // 2 ranks: the inline limit still goes through the slots, larger vectors through the
+  // staging segment (memcpy in and out beat CMA reads and messages, 16 KiB-16 MiB), up to
+  // 16 MiB: 32 MiB no longer fits staged and takes ring_pipelined.
+  a.count = 1024;
   REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
-  CHECK(std::string(c.algo->name) == "shm_direct");
+  CHECK(std::string(c.algo->name) == "shm_flat");
+  for (size_t count : {size_t{1} << 12, size_t{1} << 18, size_t{1} << 22}) {
+    a.count = count;
+    REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
+    CHECK(std::string(c.algo->name) == "shm_stage");
+  }
+  a.count = size_t{1} << 23;
+  REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
+  CHECK(std::string(c.algo->name) == "ring_pipelined");
+  a.count = 1 << 18;
   REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, no_cma).ok());
   CHECK(c.algo->slots == SlotUse::NONE);
   // Forced where they cannot run: a clear NEXAR_ERR_INVALID_ARGUMENT saying why.
@@ -499,12 +511,12 @@ TEST_CASE("a communicator's remembered choice holds only for the same inputs", "
   CHECK(pick(4, none) != "shm_flat");    // other slots: chosen anew
   CHECK(pick(1, none) == "one_rank");    // other ranks
   a.count = 1 << 18;                      // another size
-  CHECK(pick(2, slots) == "shm_direct");
+  CHECK(pick(2, slots) == "shm_stage");
   {
     ScopedEnv force("NEXAR_ALGO", "allreduce:ring");  // new parameters
     CHECK(pick(2, slots) == "ring");
   }
-  CHECK(pick(2, slots) == "shm_direct");
+  CHECK(pick(2, slots) == "shm_stage");
   a.dtype = NEXAR_INT8;  // another dtype: a quarter of the bytes
   a.count = 4;
   CHECK(pick(2, slots) == "shm_flat");

@@ -23,7 +23,7 @@ TEST_CASE("shm_flat and shm_direct: counts, dtypes, in place, identical bits on 
     // shm_flat carries up to 1 MiB inline here (its largest setting).
     expect_ok(run(np, "counts", {kFlat, "NEXAR_SHM_COLL_INLINE=1048576", "SLOT_MAX_BYTES=1048576"}), np, "counts ok");
     expect_ok(run(np, "counts", {kDirect}), np, "counts ok");
-    // The model's own choice (shm_flat up to the 4096-byte limit, shm_direct above).
+    // The model's own choice (shm_flat up to the 4096-byte limit, shm_stage above).
     expect_ok(run(np, "counts", {}), np, "counts ok");
   }
 }
