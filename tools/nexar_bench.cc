@@ -7,7 +7,7 @@
 //   (the collectives with a count per rank run with equal counts and are sized as their
 //   fixed-count namesakes; alltoallv_skew: each rank sends SIZE bytes, 4x as much to rank 0)
 //                            [-t SECONDS | -n ITERS] [-w WARMUP] [-d float32] [-o sum]
-//                            [-r ROOT] [-g GROUPS] [--algo NAME] [--no-check]
+//                            [-r ROOT] [-g GROUPS] [--algo NAME] [--no-check] [-B]
 //   -g G: the collective runs inside G communicators split from the world (G consecutive
 //   blocks of ranks, as tensor-parallel groups are), all at once; sizes and bus bandwidth
 //   are per group.
@@ -17,6 +17,10 @@
 // K = target / cost iterations clamped to [5, 20000]; each timed iteration is an untimed
 // barrier, t0, the collective, t1; the sample is the max over ranks of t1 - t0 (one
 // allreduce MAX over all samples after timing); the table reports the median.
+//   -B (back to back): the timed iterations run with no barrier between them, as a training
+//   loop calls them (torch_bench.py times so): a sample is the time from the end of this
+//   rank's previous call to the end of this one, so each call also absorbs the ranks' skew;
+//   the row reports the median and a comment line after it the p90.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -47,7 +51,7 @@ void ok(nexar_result_t r, const std::string& what) {
                "nexar-bench: %s\n"
                "usage: nexar-bench [-c COLL|all] [-b MIN] [-e MAX] [-f FACTOR | -l SIZE,SIZE...] [-t SECONDS]\n"
                "                   [-n ITERS] [-w WARMUP] [-d DTYPE] [-o OP] [-r ROOT] [-g GROUPS] [--algo NAME]\n"
-               "                   [--no-check]\n"
+               "                   [--no-check] [-B]\n"
                "  sizes in bytes as nccl-tests count them (K, M, G: binary multiples)\n",
                why.c_str());
   std::exit(2);
@@ -65,6 +69,7 @@ struct Options {
   int groups = 1;
   std::string algo;
   bool check = true;
+  bool back_to_back = false;  // -B
 };
 
 size_t size_arg(const char* s) {
@@ -79,6 +84,7 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--no-check") { o.check = false; continue; }
+    if (a == "-B") { o.back_to_back = true; continue; }
     if (i + 1 >= argc) usage("option " + a + " needs a value");
     char* v = argv[++i];
     if (a == "-c") {
@@ -144,17 +150,33 @@ void measure(const Options& o, const std::string& coll, size_t size) {
   const long k = bench_iterations(o.target, cost, o.iters);
   for (long i = bench_warmup(o.target, cost, k, o.warmup); i > 0; --i) ok(bc.run(group), coll);
   std::vector<double> samples(static_cast<size_t>(k));
-  for (long i = 0; i < k; ++i) {
+  if (o.back_to_back) {
     ok(nexar_barrier(world), "barrier");
-    const double a = bench_now();
-    ok(bc.run(group), coll);
-    samples[static_cast<size_t>(i)] = bench_now() - a;
+    double a = bench_now();
+    for (long i = 0; i < k; ++i) {
+      ok(bc.run(group), coll);
+      const double b = bench_now();
+      samples[static_cast<size_t>(i)] = b - a;
+      a = b;
+    }
+  } else {
+    for (long i = 0; i < k; ++i) {
+      ok(nexar_barrier(world), "barrier");
+      const double a = bench_now();
+      ok(bc.run(group), coll);
+      samples[static_cast<size_t>(i)] = bench_now() - a;
+    }
   }
   ok(nexar_allreduce(samples.data(), samples.data(), samples.size(), NEXAR_FLOAT64, NEXAR_MAX, world), "samples");
-  if (rank == 0)
+  if (rank == 0) {
+    const double median = bench_median(samples.data(), k);  // sorts the samples
     bench_print_row(stdout, coll.c_str(), bc.bytes(), bc.count(), nexar_bench::dtype_label(o.dtype),
                     bc.reduces() ? nexar_bench::op_label(o.op) : "-", o.algo.empty() ? "auto" : o.algo.c_str(), k,
-                    bench_median(samples.data(), k), gsize, o.check ? good : -1);
+                    median, gsize, o.check ? good : -1);
+    if (o.back_to_back)
+      std::printf("# back to back: p90 %.2f us, max %.2f us\n", samples[static_cast<size_t>(k * 9 / 10)] * 1e6,
+                  samples[static_cast<size_t>(k - 1)] * 1e6);
+  }
   if (!good) std::exit(1);
 }
 
