@@ -20,7 +20,7 @@
 //   -B (back to back): the timed iterations run with no barrier between them, as a training
 //   loop calls them (torch_bench.py times so): a sample is the time from the end of this
 //   rank's previous call to the end of this one, so each call also absorbs the ranks' skew;
-//   the row reports the median and a comment line after it the p90.
+//   the row reports the median and a comment line after it the mean, p90 and maximum.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -173,9 +173,12 @@ void measure(const Options& o, const std::string& coll, size_t size) {
     bench_print_row(stdout, coll.c_str(), bc.bytes(), bc.count(), nexar_bench::dtype_label(o.dtype),
                     bc.reduces() ? nexar_bench::op_label(o.op) : "-", o.algo.empty() ? "auto" : o.algo.c_str(), k,
                     median, gsize, o.check ? good : -1);
-    if (o.back_to_back)
-      std::printf("# back to back: p90 %.2f us, max %.2f us\n", samples[static_cast<size_t>(k * 9 / 10)] * 1e6,
-                  samples[static_cast<size_t>(k - 1)] * 1e6);
+    if (o.back_to_back) {
+      double sum = 0;
+      for (double x : samples) sum += x;
+      std::printf("# back to back: mean %.2f us, p90 %.2f us, max %.2f us\n", sum / static_cast<double>(k) * 1e6,
+                  samples[static_cast<size_t>(k * 9 / 10)] * 1e6, samples[static_cast<size_t>(k - 1)] * 1e6);
+    }
   }
   if (!good) std::exit(1);
 }

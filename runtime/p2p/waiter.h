@@ -72,9 +72,10 @@ class Waiter {
     if (progress_) (void)progress_->poll();
   }
 
-  // Waits until done() or deadline; true if done.
+  // Waits until done() or deadline; true if done. spin = false: sleeps on the doorbell
+  // after one look, without the spin (the caller knows the wait will be long).
   template <class Done>
-  bool wait(Done&& done, Clock::time_point deadline);
+  bool wait(Done&& done, Clock::time_point deadline, bool spin = true);
 
   // The waiter of requests that belong to no engine.
   static Waiter& fallback();
@@ -124,10 +125,10 @@ class Waiter {
 };
 
 template <class Done>
-bool Waiter::wait(Done&& done, Clock::time_point deadline) {
+bool Waiter::wait(Done&& done, Clock::time_point deadline, bool spin) {
   if (done()) return true;
   bool told_sleep = false;  // the listener heard spin_end(true): it hears sleep_end() too
-  if (progress_ && spin_ns_ > 0) {
+  if (progress_ && spin_ns_ > 0 && spin) {
     // Poll hard for a few microseconds (a small message's round trip), then poll and yield
     // the CPU: a peer we woke may be waiting for this core (another rank, or other load).
     // When recent waits only ended after yielding (the peer shares our core), yield at

@@ -40,6 +40,10 @@ int64_t coarse_tick() {
   return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(p2p::Clock::now().time_since_epoch()).count();
+}
+
 const char* phase_name(coll::SlotField f) {
   if (f == &shm::CollSlot::arrived) return "arrive";
   if (f == &shm::CollSlot::block_done) return "finish its block";
@@ -127,6 +131,7 @@ Status CommSlots::wait(coll::SlotField field, uint64_t seq, int r) {
   const auto ready = [&](int m) { return word(m, field, seq).load(std::memory_order_acquire) >= seq; };
   while (next < end && ready(next)) ++next;
   if (next == end) {
+    if (!a_.spin_first) a_.crowded.ended(now_ns());
     ring_owed();
     return Status::Ok();
   }
@@ -161,6 +166,7 @@ Status CommSlots::wait(coll::SlotField field, uint64_t seq, int r) {
   }
   ring_owed();  // before this rank may sleep
   const auto slow_start = p2p::Clock::now();
+  const bool spin = a_.spin_first || a_.crowded.spin(now_ns());  // crowded: shm_coll/crowded_wait.h
   const int waited = next;  // recorded while this wait lasts
   int64_t t0 = 0;
   ctx_.wait_begin(waited, &t0);
@@ -185,8 +191,13 @@ Status CommSlots::wait(coll::SlotField field, uint64_t seq, int r) {
     }
     return false;
   };
-  const bool ok = comm_.engine().waiter().wait(done, ctx_.deadline());
+  const bool ok = comm_.engine().waiter().wait(done, ctx_.deadline(), spin);
   ctx_.wait_end(waited, t0);
+  if (!a_.spin_first) {
+    const int64_t t = now_ns();
+    a_.crowded.took(t - std::chrono::duration_cast<std::chrono::nanoseconds>(slow_start.time_since_epoch()).count());
+    a_.crowded.ended(t);
+  }
   if (!stop.ok()) return stop;
   if (ok) {
     if (a_.spin_first && p2p::Clock::now() - slow_start < kLate) a_.long_spin = true;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "shm_coll/coll_slot.h"
+#include "shm_coll/crowded_wait.h"
 #include "shm_coll/stage_segment.h"
 #include "transport/doorbell.h"
 
@@ -109,6 +110,8 @@ struct SlotArea {
   int spin_score = 1;
   unsigned spin_waits = 0;
   bool long_spin = false;
+  // With more members than cores (no spin_first): whether a wait spins before it sleeps.
+  CrowdedWait crowded;
   std::vector<shm::CollSlot*> slots;  // per comm rank
   std::vector<transport::Doorbell*> bells;
   std::vector<pid_t> pids;

@@ -47,6 +47,20 @@ TEST_CASE("shm_stage: ranks that disagree all get NEXAR_ERR_MISMATCH", "[shm][sl
   }
 }
 
+TEST_CASE("shm_stage: ranks waiting long for a late one are woken by its arrival, not a timeout",
+          "[shm][slots][stage]") {
+  // 5 ranks: more than cores on the CI machines, so the waits sleep at once after the
+  // first long ones (shm_coll/crowded_wait.h); elsewhere they spin, then sleep.
+  slot_test::Run r = run(5, "late", {});
+  expect_ok(r, 5, "late ok");
+  INFO(r.out);
+  const std::vector<double> worst = launcher_test::decimals_after(r.out, "max_ms=");
+  REQUIRE(worst.size() == 4);
+  // Each call waits ~20 ms for the late rank; a ring that missed a sleeper would leave it
+  // to its one-second re-check.
+  for (double ms : worst) CHECK(ms < 700);
+}
+
 TEST_CASE("shm_stage: a rank killed during the allreduce is an error on the others within seconds",
           "[shm][slots][stage][fault]") {
   for (int np : {2, 4}) slot_test::check_killed(run(np, "kill", {"BIG=1"}, 60s), np);

@@ -12,6 +12,10 @@
 //             root returning while a reader still reads it fails too
 //   storm     10000 small allreduces (2000 under sanitizers) alternating with allgathers (p2p algorithms)
 //   mismatch:count|dtype|op  rank 0 disagrees; every rank gets NEXAR_ERR_MISMATCH
+//   late      10 allreduces of 1 MiB that the last rank enters 20 ms late: the others'
+//             waits are long, so (with more ranks than cores) they sleep at once; each
+//             call's longest time on the others is printed (a missed ring would
+//             sleep to the 1 s re-check); results exact
 //   kill      the last rank dies while the others are in an allreduce: they get an
 //             error within seconds, never a hang
 //   split     two interleaved halves (split by rank parity) and a dup of each, alive
@@ -183,6 +187,21 @@ void kill_one() {
   std::exit(0);
 }
 
+void late() {
+  std::vector<float> x(1u << 18);
+  double worst = 0;
+  for (int round = 0; round < 10; ++round) {
+    std::fill(x.begin(), x.end(), static_cast<float>(g_rank + round));
+    if (g_rank == g_size - 1) usleep(20 * 1000);
+    const auto t0 = std::chrono::steady_clock::now();
+    PROBE_OK(nexar_allreduce(x.data(), x.data(), x.size(), NEXAR_FLOAT32, NEXAR_SUM, g_world));
+    worst = std::max(worst, probe::seconds_since(t0));
+    const float want = static_cast<float>(g_size * (g_size - 1) / 2 + g_size * round);
+    for (float v : x) PROBE_CHECK(v == want);
+  }
+  if (g_rank != g_size - 1) std::printf("rank %d: late max_ms=%.1f\n", g_rank, worst * 1e3);
+}
+
 // Mappings of staging segments in this process (/proc/self/maps names the memfd).
 int stage_mappings() {
   FILE* f = std::fopen("/proc/self/maps", "r");
@@ -236,7 +255,7 @@ void split_groups() {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: slot_probe counts|bcast|storm|mismatch:WHAT|kill|split\n");
+    std::fprintf(stderr, "usage: slot_probe counts|bcast|storm|mismatch:WHAT|late|kill|split\n");
     return 2;
   }
   PROBE_OK(nexar_init(&g_world));
@@ -248,6 +267,7 @@ int main(int argc, char** argv) {
   else if (s == "storm") storm();
   else if (s.rfind("mismatch:", 0) == 0) mismatch(s.substr(9));
   else if (s == "kill") kill_one();
+  else if (s == "late") late();
   else if (s == "split") split_groups();
   else {
     std::fprintf(stderr, "unknown scenario %s\n", s.c_str());
