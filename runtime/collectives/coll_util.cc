@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <new>
 
 #include "core/reduce.h"
 
@@ -14,10 +13,7 @@ Status TempBuf::alloc(size_t bytes, const char* what) {
   if (bytes <= kInline) return Status::Ok();
   scratch_give(std::move(block_));
   block_ = scratch_take(bytes);
-  if (block_.data) return Status::Ok();
-  block_.data.reset(new (std::nothrow) unsigned char[bytes]);
   if (!block_.data) return Status(NEXAR_ERR_SYSTEM, strprintf("out of memory allocating %zu bytes for %s", bytes, what));
-  block_.bytes = bytes;
   return Status::Ok();
 }
 

@@ -63,7 +63,7 @@ class TempBuf {
   unsigned char* data() { return block_.data ? block_.data.get() : inline_; }
 
  private:
-  ScratchBlock block_;
+  Block block_;
   alignas(std::max_align_t) unsigned char inline_[kInline];
 };
 

@@ -61,7 +61,7 @@
   X(NEXAR_COST_CMA_FACTOR,  DOUBLE, "5",     "Cost model: a byte read from another process (CMA, the shared-memory bandwidth) costs this many bytes memcpy'd within a shared segment") \
   X(NEXAR_COST_REDUCE_GBPS, DOUBLE, "4",     "Cost model: local reduction rate, GB/s") \
   X(NEXAR_RING_SEGMENT_BYTES, INT,  "1048576", "Segment size of the pipelined ring allreduce") \
-  X(NEXAR_SCRATCH_KEEP,     INT,    "67108864", "Bytes of collective scratch memory each thread keeps for its next call instead of freeing it (freed memory is faulted in again, 10-30 us a page on some VMs); 0: keep none") \
+  X(NEXAR_SCRATCH_KEEP,     INT,    "67108864", "Bytes of freed memory kept for reuse, instead of freed and faulted in again (10-30 us a page on some VMs): collective scratch per thread, and blocks of unexpected messages per process (at most NEXAR_UNEXPECTED_LIMIT); 0: keep none") \
   X(NEXAR_RING_PIPELINE_DEPTH, INT, "4",     "Segments the pipelined ring keeps in flight") \
   X(NEXAR_BUCKET_BYTES,     INT,    "16777216", "Staging chunk of allreduce_bucketed (bytes)") \
   X(NEXAR_NCCL,             BOOL,   "1",     "CUDA: 0 disables the NCCL path (device buffers are then staged through host memory)") \

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "core/log.h"
+#include "core/params.h"
 #include "p2p/engine_detail.h"
 
 namespace nexar::p2p {
@@ -23,7 +24,7 @@ Engine::Engine(int world_rank, int world_size, size_t unexpected_limit)
       links_(static_cast<size_t>(world_size), nullptr),
       lost_(static_cast<size_t>(world_size)),
       lost_noticed_(static_cast<size_t>(world_size), false),
-      store_(unexpected_limit),
+      store_(unexpected_limit, static_cast<size_t>(std::max<int64_t>(param::NEXAR_SCRATCH_KEEP.get(), 0))),
       link_waiting_(static_cast<size_t>(world_size), false),
       lanes_(static_cast<size_t>(world_size)),
       hop_draining_(static_cast<size_t>(world_size), false),

@@ -3,7 +3,6 @@
 // Scratch blocks of the algorithms (TempBuf) are kept by their thread for the next call,
 // so a repeated collective does not fault its scratch pages in again every call.
 #include <catch.hpp>
-#include <sys/resource.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -11,17 +10,12 @@
 #include "collectives/coll_util.h"
 #include "collectives/scratch_cache.h"
 #include "core/params.h"
+#include "page_faults.h"
 
 using nexar::coll::scratch_kept_bytes;
 using nexar::coll::TempBuf;
 
 namespace {
-
-long thread_minor_faults() {
-  rusage u{};
-  getrusage(RUSAGE_THREAD, &u);
-  return u.ru_minflt;
-}
 
 // What a ring reduce-scatter at np 2 and 1 MiB does each call: two 512 KiB blocks,
 // written through, then freed.
