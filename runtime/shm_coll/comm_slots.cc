@@ -166,7 +166,7 @@ Status CommSlots::wait(coll::SlotField field, uint64_t seq, int r) {
   }
   ring_owed();  // before this rank may sleep
   const auto slow_start = p2p::Clock::now();
-  const bool spin = a_.spin_first || a_.crowded.spin(now_ns());  // crowded: shm_coll/crowded_wait.h
+  const bool spin = a_.spin_first || a_.crowded.spin(now_ns(), field == &shm::CollSlot::arrived);  // shm_coll/crowded_wait.h
   const int waited = next;  // recorded while this wait lasts
   int64_t t0 = 0;
   ctx_.wait_begin(waited, &t0);
