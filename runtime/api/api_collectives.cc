@@ -59,6 +59,13 @@ nexar_result_t post_grouped(nexar_comm_t comm, CollArgs args, Status st, comm::C
   return group::post_collective(comm, what, st, std::move(task), req);
 }
 
+// The checks of a call on a usable communicator: its arguments, then where its buffers
+// are (task: the device task, for CUDA device buffers).
+Status check_local(const std::shared_ptr<comm::Comm>& c, const CollArgs& args, comm::CollTaskPtr* task) {
+  if (Status st = coll::validate_collective_args(args, c->rank(), c->size()); !st.ok()) return st;
+  return device::device_collective_task(c, args, task);
+}
+
 }  // namespace
 
 Status barrier_of(const std::shared_ptr<comm::Comm>& c) {
@@ -83,9 +90,11 @@ nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args_in, nexa
     comm::Comm* c = comm->comm.get();
     (void)c->collectives().run_blocking_fn([c, args] { return comm::run_collective(*c, args); });
   }
-  if (st.ok()) st = coll::validate_collective_args(args, comm->comm->rank(), comm->comm->size());
   comm::CollTaskPtr task;
-  if (st.ok()) st = device::device_collective_task(comm->comm, args, &task);  // device buffers (CUDA)
+  if (st.ok()) {
+    Status local = check_local(comm->comm, args, &task);  // built in place: a call that passes moves no Status
+    if (!local.ok()) st = std::move(local);
+  }
   if (grouped) return post_grouped(comm, args, st, std::move(task), nonblocking ? req : nullptr);
   if (!st.ok()) return finish(comm, st.with_context(coll::coll_kind_name(args.kind)));
   comm::CollQueue& queue = comm->comm->collectives();

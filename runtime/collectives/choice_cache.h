@@ -46,6 +46,11 @@ struct RememberedChoice {
 
 struct ChoiceCache {
   std::array<RememberedChoice, kCollKindCount> last;
+  // On a communicator of one rank: per kind, the one_rank algorithm unless NEXAR_ALGO
+  // forces another (or is malformed), as of the parameters' generation one_rank_generation
+  // (select.h's one_rank_algo fills it).
+  uint64_t one_rank_generation = ~uint64_t{0};
+  std::array<const AlgoDesc*, kCollKindCount> one_rank{};
 };
 
 }  // namespace nexar::coll

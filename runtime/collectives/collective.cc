@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "collectives/algorithms.h"
+#include "collectives/one_rank.h"
 #include "collectives/select.h"
 #include "shm_coll/shm_slots.h"
 #include "collectives/vcount_check.h"
@@ -38,6 +39,11 @@ uint64_t bucket_elements(const CollArgs& a) {
 }
 
 Status select_and_run(CollContext& ctx, const CollArgs& args) { return select_and_run(ctx, args, nullptr); }
+
+Status run_one_rank(const AlgoDesc& d, const CollArgs& args, CollTransport transport) {
+  log_choice(args, 1, transport, Choice{&d, 0, false});
+  return one_rank_copy(args);
+}
 
 Status select_and_run(CollContext& ctx, const CollArgs& args, ChoiceCache* cache) {
   const int p = ctx.size();

@@ -39,6 +39,8 @@
 
 namespace nexar::coll {
 
+struct AlgoDesc;  // algo_table.h
+
 struct CollArgs {
   CollKind kind = CollKind::BARRIER;
   const void* sendbuf = nullptr;
@@ -88,5 +90,10 @@ Status invalid(const CollArgs& args, const std::string& what);
 // ctx (the communicator layer's comm::run_collective numbers and records the call first).
 // Arguments must have passed validate_collective_args.
 Status select_and_run(CollContext& ctx, const CollArgs& args);
+
+// A communicator of one rank's call of a kind one_rank serves (select.h's one_rank_algo
+// gave d): logged as select_and_run logs its choice, then one local copy, with no
+// context, selection or agreement (transport: the communicator's, for the log line).
+Status run_one_rank(const AlgoDesc& d, const CollArgs& args, CollTransport transport);
 
 }  // namespace nexar::coll

@@ -11,6 +11,9 @@
 namespace nexar::coll {
 
 Status one_rank(CollContext& ctx, const CollArgs& args);
+// The same without a context: what a communicator of one rank runs at once when NEXAR_ALGO
+// forces no other algorithm (comm::run_collective, select.h's one_rank_algo).
+Status one_rank_copy(const CollArgs& args);
 double one_rank_cost(const CostModel& m, int p, double n);
 // nullptr at p == 1, else why not.
 const char* one_rank_why_not(int p, const CollArgs& args);

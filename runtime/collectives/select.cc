@@ -131,6 +131,21 @@ CostModel message_cost_model(CollKind kind, CollTransport transport, int p, int 
   return for_messages(m, transport, p, cores);
 }
 
+const AlgoDesc* one_rank_algo(CollKind kind, ChoiceCache* cache) {
+  const uint64_t gen = params::generation();
+  if (cache->one_rank_generation != gen) {
+    for (int k = 0; k < kCollKindCount; ++k) {
+      const auto each = static_cast<CollKind>(k);
+      std::string forced;
+      CostModel m;
+      const bool free = selection_inputs(each, CollTransport::NETWORK, &forced, &m).ok() && forced.empty();
+      cache->one_rank[static_cast<size_t>(k)] = free ? find_algo(each, "one_rank") : nullptr;
+    }
+    cache->one_rank_generation = gen;
+  }
+  return cache->one_rank[static_cast<size_t>(kind)];
+}
+
 bool algo_forced(CollKind kind, const char* name) {
   std::string forced;
   CostModel m;

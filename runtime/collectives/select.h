@@ -31,6 +31,13 @@ CostModel message_cost_model(CollKind kind, CollTransport transport, int p, int 
 // communicator layer's entry (its CollContext belongs to one communicator).
 Status select_and_run(CollContext& ctx, const CollArgs& args, ChoiceCache* cache);
 
+// On a communicator of one rank, the algorithm a call of kind runs without choosing:
+// one_rank, unless NEXAR_ALGO forces another algorithm of kind or does not parse (then
+// nullptr, and select_and_run chooses, or reports the malformed NEXAR_ALGO), and nullptr
+// for the kinds one_rank does not serve. Remembered in cache per parameters' generation,
+// so a call reads one atomic and one array entry.
+const AlgoDesc* one_rank_algo(CollKind kind, ChoiceCache* cache);
+
 // Whether NEXAR_ALGO forces algorithm `name` of kind.
 bool algo_forced(CollKind kind, const char* name);
 

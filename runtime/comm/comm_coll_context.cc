@@ -176,6 +176,13 @@ Status run_numbered(Comm& comm, const trace::CallDesc& desc, uint64_t queued_id,
 Status run_collective(Comm& comm, const coll::CollArgs& args, uint64_t queued_id, bool checked) {
   const CallWords w = comm.call_words().get(args, comm.size());
   return run_numbered(comm, w.desc, queued_id, checked, [&](uint32_t seq, trace::CallRecord* rec) {
+    // One rank: its one copy at once, with no context to build or algorithm to choose.
+    if (comm.size() == 1) {
+      if (const coll::AlgoDesc* d = coll::one_rank_algo(args.kind, &comm.choice_cache())) {
+        trace::CommRecorder::set_algo(rec, d->name);
+        return coll::run_one_rank(*d, args, coll_transport(comm));
+      }
+    }
     CommCollContext ctx(comm, seq, w.descriptor);
     ctx.set_record(rec);
     Status st = coll::select_and_run(ctx, args, &comm.choice_cache());

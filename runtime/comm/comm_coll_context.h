@@ -19,6 +19,12 @@
 
 namespace nexar::comm {
 
+// What a communicator's collectives move over: shared memory when every member shares
+// this rank's host (Comm::single_host), else the network.
+inline coll::CollTransport coll_transport(const Comm& comm) {
+  return comm.single_host() ? coll::CollTransport::SHM : coll::CollTransport::NETWORK;
+}
+
 class CommCollContext final : public coll::CollContext {
  public:
   CommCollContext(Comm& comm, uint32_t seq, uint64_t descriptor);
@@ -26,9 +32,7 @@ class CommCollContext final : public coll::CollContext {
 
   int rank() const override { return comm_.rank(); }
   int size() const override { return comm_.size(); }
-  coll::CollTransport transport() const override {
-    return comm_.single_host() ? coll::CollTransport::SHM : coll::CollTransport::NETWORK;
-  }
+  coll::CollTransport transport() const override { return coll_transport(comm_); }
   int cores() const override { return comm_.cores(); }
   const coll::RouteStretch& routes() const override { return comm_.routes(); }
   Status isend(int peer, int tag, const void* buf, size_t bytes, coll::Pending* out) override;

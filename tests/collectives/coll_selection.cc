@@ -547,3 +547,34 @@ TEST_CASE("one rank: every fixed-count collective is a local copy, forced algori
   CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
   CHECK(contains(st.message(), "only on a communicator of one rank"));
 }
+
+TEST_CASE("one rank runs one_rank without choosing unless NEXAR_ALGO says otherwise", "[select]") {
+  ScopedEnv no_force("NEXAR_ALGO", nullptr);
+  ChoiceCache cache;
+  const auto algo = [&](CollKind kind) {
+    const AlgoDesc* d = one_rank_algo(kind, &cache);
+    return std::string(d ? d->name : "(choose)");
+  };
+  for (int k = 0; k < kCollKindCount; ++k) {
+    const auto kind = static_cast<CollKind>(k);
+    INFO(coll_kind_name(kind));
+    const bool served = !is_vector_kind(kind) && kind != CollKind::ALLREDUCE_BUCKETED;
+    CHECK(algo(kind) == (served ? "one_rank" : "(choose)"));
+  }
+  {
+    // A forced algorithm of one kind (new parameters) leaves that kind to select_and_run.
+    ScopedEnv force("NEXAR_ALGO", "allreduce:ring");
+    CHECK(algo(CollKind::ALLREDUCE) == "(choose)");
+    CHECK(algo(CollKind::BARRIER) == "one_rank");
+  }
+  CHECK(algo(CollKind::ALLREDUCE) == "one_rank");
+  {
+    // A malformed NEXAR_ALGO: every kind goes through the selection, which reports it.
+    ScopedEnv bad("NEXAR_ALGO", "allreduce:nonesuch");
+    CHECK(algo(CollKind::BARRIER) == "(choose)");
+    Choice c;
+    CollArgs a{CollKind::BARRIER};
+    CHECK(select_algorithm(a, 1, CollTransport::SHM, &c, {}, {}, &cache).code() == NEXAR_ERR_INVALID_ARGUMENT);
+  }
+  CHECK(algo(CollKind::BARRIER) == "one_rank");
+}

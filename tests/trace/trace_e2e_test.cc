@@ -122,3 +122,34 @@ TEST_CASE("NEXAR_TRACE files are written when a communicator breaks, before the 
   std::string o, e;
   launcher_test::run_program({"/bin/rm", "-rf", dir}, &o, &e, 20s);
 }
+
+TEST_CASE("one rank: each call records the algorithm that ran, one_rank unless NEXAR_ALGO forces another",
+          "[trace]") {
+  const std::string dir = "/tmp/nexar-trace-one-" + std::to_string(getpid());
+  // The collectives' "name algorithm" lines of the rank's trace, sorted.
+  const auto run = [&](const std::vector<std::string>& env) {
+    std::vector<std::string> e = env;
+    e.push_back("NEXAR_TRACE=" + dir);
+    std::string out, err;
+    auto end = launcher_test::run_nexrun({"-np", "1", TRACE_PROBE, "one"}, &out, &err, 60s, e);
+    INFO("stdout:\n" << out << "\nstderr:\n" << err);
+    REQUIRE(end.finished);
+    REQUIRE(end.exit_code == 0);
+    REQUIRE(launcher_test::count_of(out, "trace_probe ok") == 1);
+    std::string algos, aerr;
+    launcher_test::run_program({"/usr/bin/python3", "-c",
+                                "import json,sys; d=json.load(open(sys.argv[1])); "
+                                "print('\\n'.join(sorted(e['name'] + ' ' + e['args'].get('algorithm', '-') "
+                                "for e in d['traceEvents'] if e['ph'] == 'X' and 'collective_seq' not in e['args'] "
+                                "and e['name'] in ('allreduce', 'allgather', 'barrier'))))",
+                                dir + "/nexar-trace-rank0.json"},
+                               &algos, &aerr, 30s);
+    std::string o, rerr;
+    launcher_test::run_program({"/bin/rm", "-rf", dir}, &o, &rerr, 20s);
+    return algos + aerr;
+  };
+  CHECK(run({}) ==
+        "allgather one_rank\nallreduce one_rank\nallreduce one_rank\nbarrier one_rank\nbarrier one_rank\n");
+  CHECK(run({"NEXAR_ALGO=allreduce:ring,barrier:dissemination"}) ==
+        "allgather one_rank\nallreduce ring\nallreduce ring\nbarrier dissemination\nbarrier dissemination\n");
+}

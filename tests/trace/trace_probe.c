@@ -11,7 +11,9 @@
  *   "failure": a collective fails (mismatched kinds), then every rank _exit()s at once.
  * "calls": a blocking allreduce that rank 0 issues behind its own iallreduce (which waits
  * for rank 1, late by 0.5 s), then agree on the world and, on a duplicate, agree, revoke
- * and shrink; the world ends normally. */
+ * and shrink; the world ends normally.
+ * "one": on a world of one rank, an allgather, a barrier and an iallreduce, results checked;
+ * the world ends normally. */
 #include <nexar/nexar.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +58,21 @@ int main(int argc, char** argv) {
     CHECK(nexar_barrier(shrunk));
     CHECK(nexar_comm_destroy(shrunk));
     CHECK(nexar_comm_destroy(dup));
+    CHECK(nexar_comm_destroy(world));
+    printf("trace_probe ok\n");
+    return 0;
+  }
+  if (argc > 1 && strcmp(argv[1], "one") == 0) {
+    nexar_request_t rq;
+    float all[4] = {0};
+    CHECK(nexar_allgather(v, all, 4, NEXAR_FLOAT32, world));
+    CHECK(nexar_barrier(world));
+    CHECK(nexar_iallreduce(v, out, 4, NEXAR_FLOAT32, NEXAR_MAX, world, &rq));
+    CHECK(nexar_wait(rq));
+    if (size != 1 || memcmp(all, v, sizeof v) != 0 || memcmp(out, v, sizeof v) != 0) {
+      fprintf(stderr, "one rank of %d: wrong results\n", size);
+      return 1;
+    }
     CHECK(nexar_comm_destroy(world));
     printf("trace_probe ok\n");
     return 0;
