@@ -7,6 +7,7 @@
 #include <catch.hpp>
 
 #include <cstdio>
+#include <thread>
 
 #include "integration/p2p_expect.h"
 #include "launcher/rank_run.h"
@@ -75,6 +76,23 @@ TEST_CASE("every collective over TCP with exact results at np 2 and 4", "[tcp]")
 
 TEST_CASE("an idle job over TCP outlives the peer timeout (keep-alives)", "[tcp]") {
   expect_ok(p2p(2, "idle", {"NEXAR_PEER_TIMEOUT=1.5", "NEXAR_KEEPALIVE=0.3"}), 2, "idle ok");
+}
+
+TEST_CASE("a waiting thread polls the TCP sockets for NEXAR_TCP_SPIN_US (200 us) before it sleeps", "[tcp]") {
+  // Unbound, a core per rank: with fewer cores than ranks a wait leaves the sockets to the
+  // TCP thread (and says so). 200 us by default: after 50 us a wait slept through the
+  // pauses of a 1 MiB allreduce (the peer reducing, or descheduled) and every sleep cost
+  // two hand-offs (docs/tcp.md).
+  if (std::thread::hardware_concurrency() < 2) return;
+  const std::pair<const char*, const char*> cases[] = {{"NEXAR_TIMEOUT=60", "TCP sockets for 200 us"},
+                                                       {"NEXAR_TCP_SPIN_US=30", "TCP sockets for 30 us"}};
+  for (const auto& [env, said] : cases) {
+    Run r = launcher_test::run_ranks(2, {P2P_PROBE, "order"}, {kTcp, "NEXAR_DEBUG=INFO", "NEXAR_DEBUG_SUBSYS=INIT", env},
+                                     {"--bind-to", "none"}, 60s);
+    INFO(env << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err);
+    CHECK(count_of(r.out, "order ok") == 2);
+    CHECK(count_of(r.err, std::string("waits polling the ") + said) == 2);
+  }
 }
 
 TEST_CASE("an unknown NEXAR_TRANSPORT is an error naming it", "[tcp]") {
