@@ -52,6 +52,9 @@ NX_DECLARE_ALGO(gather_shm_direct)
 NX_DECLARE_ALGO(scatter_shm_direct)
 NX_DECLARE_ALGO(reduce_scatter_shm_direct)
 NX_DECLARE_ALGO(reduce_shm_direct)
+NX_DECLARE_ALGO(broadcast_shm_push)
+NX_DECLARE_ALGO(allgather_shm_push)
+NX_DECLARE_ALGO(alltoall_shm_push)
 NX_DECLARE_ALGO(allgatherv_ring)
 NX_DECLARE_ALGO(gatherv_linear)
 NX_DECLARE_ALGO(scatterv_linear)
@@ -82,5 +85,8 @@ const char* allreduce_shm_stage_why_not(int p, const CollArgs& args);
 
 // For algorithms that need a power-of-two number of ranks.
 const char* needs_pow2(int p, const CollArgs& args);
+// broadcast, allgather and alltoall shm_push apply while a rank pushes at most
+// NEXAR_SHM_PUSH_MAX bytes.
+const char* shm_push_why_not(int p, const CollArgs& args);
 
 }  // namespace nexar::coll

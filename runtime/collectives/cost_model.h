@@ -38,6 +38,13 @@ struct CostModel {
   // round then costs p / cores times more (8 ranks on 2 cores: shm_flat's one round beat
   // shm_stage's two, 15-17 us against 20-25 us, and shm_direct's three took 120-280 us).
   double slot_rounds(double k, int p) const { return k * alpha_us / 2 * crowding(p); }
+  // What a byte memcpy'd between processes through shared memory (a slot's inline data, a
+  // pushed segment) costs. With more ranks than cores a memcpy (b / cma_factor): the
+  // copies of ranks that share a core run one after another in its cache. With a core
+  // per rank the copy crosses to the other core's cache and costs what a CMA read does
+  // (b): 2 ranks on 2 cores, allgather 1 MiB 190 us through pushed segments against
+  // 80-110 us read directly (2026-11-27, load 12).
+  double shared_copy_beta(int p) const { return p > cores ? beta_us_per_byte / cma_factor : beta_us_per_byte; }
   // How many times longer a round waits for its members to be scheduled: p / cores with
   // more ranks than cores, else 1.
   double crowding(int p) const { return p > cores ? static_cast<double>(p) / cores : 1.0; }

@@ -40,7 +40,8 @@ void kill_point(const char* point);
 
 // True when NEXAR_FAULT_FAIL names this world rank and point and this is the Nth time it
 // is reached: the caller then fails as its system call would. Points: shm_map (mapping a
-// peer's shared-memory segment, ENOMEM).
+// peer's shared-memory segment, ENOMEM), shm_push (a rank's segment for pushed data,
+// shm_coll/push_segment.h: its readers read its memory by CMA instead).
 bool fail_point(const char* point);
 
 // Stops this process (SIGSTOP; SIGCONT resumes it) when NEXAR_FAULT_STOP names rank and

@@ -4,9 +4,8 @@
 //  1. every rank exposes a table of what it sends and expects per peer,
 //     {sendcounts[j], displacement of block j, recvcounts[j]} for each j, and its send
 //     blocks, then arrives. A rank whose send data is at most NEXAR_SHM_ALLTOALLV_PUSH
-//     bytes *pushes*: it copies the table and its blocks for the others (its own too
-//     when in place) into its own shared segment
-//     (ShmSlots::own_segment, one per sequence parity) and names the segment in its slot;
+//     bytes *pushes* (shm_coll/push_segment.h): it copies the table and its blocks for
+//     the others (its own too when in place) into its own shared segment, named in its slot;
 //     otherwise the table and the blocks stay in its memory and readers use CMA;
 //  2. it reads row r of every peer's table and checks each pair as vcount_check.h does,
 //     both ways; if all agree, it copies each block for it into its receive buffer (peers
@@ -31,6 +30,7 @@
 #include "core/fault.h"
 #include "core/params.h"
 #include "shm_coll/direct_round.h"
+#include "shm_coll/push_segment.h"
 
 namespace nexar::coll {
 namespace {
@@ -39,14 +39,6 @@ constexpr size_t kRow = 3;  // table words per peer: sendcounts[j], displacement
 
 // Bytes of a pushed segment's table (whole lines); the blocks follow it.
 size_t table_bytes(int p) { return (kRow * sizeof(uint64_t) * static_cast<size_t>(p) + 63) / 64 * 64; }
-
-// A pushed segment's name, in the slot's inline data (bytes == 0: not pushed). Where the
-// inline payload is too small for it (NEXAR_SHM_COLL_INLINE, alike on every member)
-// nobody pushes and nobody looks.
-shm::StageRef* pushed_ref(ShmSlots& s, int r, uint64_t seq) {
-  return reinterpret_cast<shm::StageRef*>(s.buf(r, seq)->data());
-}
-bool may_push(const ShmSlots& s) { return s.inline_bytes() >= sizeof(shm::StageRef); }
 
 // Whether this rank pushes its own block too: in place, its receive would overwrite
 // blocks still to be read; otherwise it is copied straight from sendbuf.
@@ -60,17 +52,14 @@ size_t push_bytes(const CollArgs& a, int p, int r, size_t es) {
   return limit > 0 && data <= static_cast<uint64_t>(limit) ? table_bytes(p) + data : 0;
 }
 
-// Copies this rank's table and its blocks (see pushes_own) into its segment for seq and
-// names it in its slot. nullptr when it does not push (too much data, or no segment: it
-// is read by CMA then).
-const shm::StageSegment* push(ShmSlots& s, uint64_t seq, const CollArgs& a, int p, int r, size_t es) {
-  if (!may_push(s)) return nullptr;
-  *pushed_ref(s, r, seq) = shm::StageRef{};
-  const size_t bytes = push_bytes(a, p, r, es);
-  shm::StageSegment* seg = nullptr;
-  if (bytes == 0 || !s.own_segment(seq, bytes, &seg).ok()) return nullptr;
-  uint64_t* table = reinterpret_cast<uint64_t*>(seg->data());
-  unsigned char* blocks = seg->data() + table_bytes(p);
+// Copies this rank's table and its blocks (see pushes_own) into its segment for seq
+// (push_segment.h). nullptr when it does not push (too much data, or no segment: it is
+// read by CMA then).
+const unsigned char* push(ShmSlots& s, uint64_t seq, const CollArgs& a, int p, int r, size_t es) {
+  unsigned char* area = push_area(s, r, seq, push_bytes(a, p, r, es));
+  if (!area) return nullptr;
+  uint64_t* table = reinterpret_cast<uint64_t*>(area);
+  unsigned char* blocks = area + table_bytes(p);
   size_t off = 0;  // elements
   for (int j = 0; j < p; ++j) {
     uint64_t* row = &table[kRow * static_cast<size_t>(j)];
@@ -79,8 +68,7 @@ const shm::StageSegment* push(ShmSlots& s, uint64_t seq, const CollArgs& a, int 
     copy_elems(blocks + off * es, at(a.sendbuf, a.sdispls[j], es), a.sendcounts[j], es);
     off += a.sendcounts[j];
   }
-  *pushed_ref(s, r, seq) = seg->ref();
-  return seg;
+  return area;
 }
 
 // Member j's block for this rank: in j's pushed segment (local) or in j's memory (from).
@@ -92,16 +80,11 @@ struct Source {
 // Reads row r of member j's table, checks the pair both ways and finds j's block for r.
 Status find_block(ShmSlots& s, uint64_t seq, const CollArgs& a, int p, int r, int j, size_t es, Source* out) {
   uint64_t row[kRow];  // j's sendcounts[r], displacement of that block, recvcounts[r]
-  const shm::StageRef ref = may_push(s) ? *pushed_ref(s, j, seq) : shm::StageRef{};
-  const shm::StageSegment* seg = nullptr;
-  if (ref.bytes) {
-    shm::StageSegment* mapped = nullptr;
-    NX_RETURN_IF_ERROR(s.member_segment(j, seq, ref, &mapped));
-    seg = mapped;
-    if (seg->bytes() < table_bytes(p))
-      return Status(NEXAR_ERR_PROTOCOL, strprintf("alltoallv: a member's pushed segment (%zu bytes) cannot hold the "
-                                                  "table of %d ranks", seg->bytes(), p));
-    std::memcpy(row, seg->data() + kRow * sizeof(uint64_t) * static_cast<size_t>(r), sizeof row);
+  const unsigned char* seg = nullptr;
+  size_t seg_bytes = 0;
+  NX_RETURN_IF_ERROR(pushed_data(s, j, seq, table_bytes(p), &seg, &seg_bytes));
+  if (seg) {
+    std::memcpy(row, seg + kRow * sizeof(uint64_t) * static_cast<size_t>(r), sizeof row);
   } else {
     NX_RETURN_IF_ERROR(s.read(j, row, s.buf(j, seq)->recvbuf + kRow * sizeof(uint64_t) * static_cast<uint64_t>(r), sizeof row));
   }
@@ -110,12 +93,12 @@ Status find_block(ShmSlots& s, uint64_t seq, const CollArgs& a, int p, int r, in
     out->from = s.buf(j, seq)->sendbuf + row[1] * es;
     return Status::Ok();
   }
-  const size_t room = (seg->bytes() - table_bytes(p)) / es;  // elements after the table
+  const size_t room = (seg_bytes - table_bytes(p)) / es;  // elements after the table
   if (row[1] > room || room - row[1] < row[0])
     return Status(NEXAR_ERR_PROTOCOL, strprintf("alltoallv: a member's pushed block (%llu elements at %llu) lies past "
                                                 "its segment (%zu elements)", static_cast<unsigned long long>(row[0]),
                                                 static_cast<unsigned long long>(row[1]), room));
-  out->local = seg->data() + table_bytes(p) + row[1] * es;
+  out->local = seg + table_bytes(p) + row[1] * es;
   return Status::Ok();
 }
 
@@ -128,11 +111,10 @@ Status alltoallv_shm_direct(CollContext& ctx, const CollArgs& a) {
   if (!s) return l.prepare(a, r);  // one rank: its own block is all
   const size_t es = dtype_size(a.dtype);
   const uint64_t seq = s->next_seq();
-  const shm::StageSegment* mine = push(*s, seq, a, p, r, es);
+  const unsigned char* mine = push(*s, seq, a, p, r, es);
   std::vector<uint64_t> table;
-  Status arrived;
   if (mine) {
-    arrived = arrive_direct(*s, r, seq, nullptr, nullptr, 0);
+    NX_RETURN_IF_ERROR(arrive_pushing(*s, r, seq, nullptr, nullptr, 0));
   } else {
     NX_RETURN_IF_ERROR(l.prepare(a, r, /*own_block=*/false));
     table.resize(kRow * static_cast<size_t>(p));
@@ -140,11 +122,8 @@ Status alltoallv_shm_direct(CollContext& ctx, const CollArgs& a) {
       uint64_t* row = &table[kRow * static_cast<size_t>(j)];
       row[0] = a.sendcounts[j], row[1] = a.sdispls[j], row[2] = a.recvcounts[j];
     }
-    arrived = arrive_direct(*s, r, seq, l.send_base(), table.data(), 0);  // recvbuf: the table
+    NX_RETURN_IF_ERROR(arrive_pushing(*s, r, seq, l.send_base(), table.data(), 0));  // recvbuf: the table
   }
-  // A rank whose arrival wait failed (the others may all have arrived) reads nothing: it
-  // says so, so no member's destroy keeps its push for it (SlotAreaPool::retire).
-  if (!arrived.ok()) return end_direct(*s, seq, arrived, kReadByNobody);
   fault::stop_point("alltoallv_read", static_cast<int>(param::NEXAR_RANK.get()));  // testing only (NEXAR_FAULT_STOP)
   std::vector<Source> src(static_cast<size_t>(p));
   Status st;
@@ -153,8 +132,8 @@ Status alltoallv_shm_direct(CollContext& ctx, const CollArgs& a) {
     st = find_block(*s, seq, a, p, r, j, es, &src[static_cast<size_t>(j)]);
   }
   if (st.ok() && mine) {
-    const uint64_t* own = reinterpret_cast<const uint64_t*>(mine->data()) + kRow * static_cast<size_t>(r);
-    const void* from = pushes_own(a, r, r) ? mine->data() + table_bytes(p) + own[1] * es : at(a.sendbuf, a.sdispls[r], es);
+    const uint64_t* own = reinterpret_cast<const uint64_t*>(mine) + kRow * static_cast<size_t>(r);
+    const void* from = pushes_own(a, r, r) ? mine + table_bytes(p) + own[1] * es : at(a.sendbuf, a.sdispls[r], es);
     copy_elems(at(a.recvbuf, a.rdispls[r], es), from, a.recvcounts[r], es);
   } else if (st.ok()) {
     l.copy_own(a, r);

@@ -117,16 +117,17 @@ Status alltoall_shm_flat(CollContext& ctx, const CollArgs& a) {
 double allreduce_shm_flat_cost(const CostModel& m, int p, double n) {
   return m.slot_rounds(1, p) + m.beta_us_per_byte / m.cma_factor * n + m.reduce((p - 1) * n);
 }
-double broadcast_shm_flat_cost(const CostModel& m, int p, double n) { return m.slot_rounds(1, p) + m.beta_us_per_byte * n; }
+double broadcast_shm_flat_cost(const CostModel& m, int p, double n) { return m.slot_rounds(1, p) + m.shared_copy_beta(p) * n; }
 double barrier_shm_flat_cost(const CostModel& m, int p, double) { return m.slot_rounds(1, p); }
 // One slot round; n = p * count bytes. allgather copies n/p in and n out, alltoall and
-// reduce_scatter n in and n out (reduce_scatter reducing n/p from each of p slots).
+// reduce_scatter n in and n out (reduce_scatter reducing n/p from each of p slots), each
+// byte at CostModel::shared_copy_beta.
 double allgather_shm_flat_cost(const CostModel& m, int p, double n) {
-  return m.slot_rounds(1, p) + m.beta_us_per_byte * n * (p + 1) / p;
+  return m.slot_rounds(1, p) + m.shared_copy_beta(p) * n * (p + 1) / p;
 }
-double alltoall_shm_flat_cost(const CostModel& m, int p, double n) { return m.slot_rounds(1, p) + 2 * m.beta_us_per_byte * n; }
+double alltoall_shm_flat_cost(const CostModel& m, int p, double n) { return m.slot_rounds(1, p) + 2 * m.shared_copy_beta(p) * n; }
 double reduce_scatter_shm_flat_cost(const CostModel& m, int p, double n) {
-  return m.slot_rounds(1, p) + m.beta_us_per_byte * (n + n / p) + m.reduce(n);
+  return m.slot_rounds(1, p) + m.shared_copy_beta(p) * (n + n / p) + m.reduce(n);
 }
 
 }  // namespace nexar::coll

@@ -356,12 +356,39 @@ TEST_CASE("broadcast shm_split only while every rank has a core of its own", "[s
     REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
     CHECK(std::string(c.algo->name) == "shm_split");
     // 8 ranks on 2 cores: the root's writes would take a reader's core.
+    // Up to NEXAR_SHM_PUSH_MAX (4 MiB) the root pushes its buffer: one slot round.
     REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
-    CHECK(std::string(c.algo->name) == "shm_direct");
+    CHECK(std::string(c.algo->name) == (count * 4 <= (4u << 20) ? "shm_push" : "shm_direct"));
   }
   a.count = 1024;  // 4 KiB: inline, one slot round
   REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
   CHECK(std::string(c.algo->name) == "shm_flat");
+}
+
+TEST_CASE("shm_push with more ranks than cores, up to NEXAR_SHM_PUSH_MAX; shm_direct with a core per rank",
+          "[select][slots]") {
+  ScopedEnv env("NEXAR_ALGO", nullptr);
+  for (CollKind k : {CollKind::BROADCAST, CollKind::ALLGATHER, CollKind::ALLTOALL}) {
+    CollArgs a{k};
+    a.dtype = NEXAR_FLOAT32;
+    a.count = 1 << 15;  // 128 KiB per rank's block (a 1 MiB sendbuf for alltoall at np 8)
+    Choice c;
+    INFO(coll_kind_name(k));
+    REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
+    CHECK(std::string(c.algo->name) == "shm_push");
+    // Every rank on a core of its own: the copy out crosses caches, the push does not pay.
+    REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 8}).ok());
+    CHECK(std::string(c.algo->name) != "shm_push");
+    {
+      ScopedEnv limit("NEXAR_SHM_PUSH_MAX", "65536");  // less than a rank would push
+      REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
+      CHECK(std::string(c.algo->name) != "shm_push");
+      ScopedEnv force("NEXAR_ALGO", (std::string(coll_kind_name(k)) + ":shm_push").c_str());
+      const Status st = select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2});
+      CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
+      CHECK(contains(st.message(), "NEXAR_SHM_PUSH_MAX"));
+    }
+  }
 }
 
 TEST_CASE("over shared memory a message above the eager limit costs a rendezvous", "[select][slots]") {
@@ -403,9 +430,10 @@ TEST_CASE("one element per rank: allgather, reduce_scatter and alltoall go throu
     a.count = 128;  // 512 B a block, 4 KiB for 8 blocks: the inline limit itself
     REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
     CHECK(std::string(c.algo->name) == "shm_flat");
-    a.count = 129;
+    a.count = 129;  // 8 ranks on 2 cores: pushed data saves shm_direct's second round
     REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
-    CHECK(std::string(c.algo->name) == (k == CollKind::ALLGATHER ? "shm_flat" : "shm_direct"));
+    CHECK(std::string(c.algo->name) ==
+          (k == CollKind::ALLGATHER ? "shm_flat" : k == CollKind::ALLTOALL ? "shm_push" : "shm_direct"));
     ScopedEnv force("NEXAR_ALGO", (std::string(coll_kind_name(k)) + ":shm_flat").c_str());
     a.count = 1025;  // 4100 B: too large for the slot even as one block
     const Status st = select_algorithm(a, 2, CollTransport::SHM, &c, slots);
@@ -418,7 +446,8 @@ TEST_CASE("with more ranks than cores on one host the message algorithms pay the
   ScopedEnv env("NEXAR_ALGO", nullptr);
   // 8 ranks on 2 cores, 64 KiB gathered / reduced: each message round waits for its
   // partner to be scheduled as each slot round waits for its members, so the two slot
-  // rounds of shm_direct beat the three message rounds of recursive_doubling / halving.
+  // rounds of shm_direct (allgather: shm_push's one) beat the three message rounds of
+  // recursive_doubling / halving.
   for (CollKind k : {CollKind::ALLGATHER, CollKind::REDUCE_SCATTER}) {
     CollArgs a{k};
     a.dtype = NEXAR_FLOAT32;
@@ -426,7 +455,7 @@ TEST_CASE("with more ranks than cores on one host the message algorithms pay the
     Choice c;
     INFO(coll_kind_name(k));
     REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
-    CHECK(std::string(c.algo->name) == "shm_direct");
+    CHECK(std::string(c.algo->name) == (k == CollKind::ALLGATHER ? "shm_push" : "shm_direct"));
     // The latency scales with ranks per core, only beyond one rank per core.
     CostModel m;
     m.cores = 2;

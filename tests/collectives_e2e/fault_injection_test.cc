@@ -112,3 +112,20 @@ TEST_CASE("a failed shared-memory map is a named error on every rank, nothing le
   CHECK(s < 60);
   CHECK(shm_names() <= before);
 }
+
+// A rank that cannot push (no segment: NEXAR_FAULT_FAIL point shm_push) names nothing in
+// its slot; its readers read its memory by CMA and it waits for them: exact results, and
+// the next calls push again. Which call of rank 1 fails varies with N.
+TEST_CASE("shm_push: a rank without a pushed segment is read by CMA, results exact", "[faults]") {
+  for (const char* nth : {"1", "2", "7"}) {
+    INFO("time " << nth);
+    const auto r = probe(3, "sweep,dtypes", {"NEXAR_ALGO=broadcast:shm_push,allgather:shm_push,alltoall:shm_push",
+                                             std::string("NEXAR_FAULT_FAIL=1:shm_push:") + nth});
+    INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE(r.end.finished);
+    CHECK(r.end.exit_code == 0);
+    CHECK(r.err.find("NEXAR_FAULT_FAIL: shm_push fails here") != std::string::npos);
+    CHECK(count_of(r.out, ": sweep ok") == 3);
+    CHECK(count_of(r.out, ": dtypes ok") == 3);
+  }
+}
