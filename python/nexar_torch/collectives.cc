@@ -251,12 +251,12 @@ c10::intrusive_ptr<NexarWork> ProcessGroupNexar::launch_alltoallv(const void *se
                                                                   std::vector<at::Tensor> keep_alive) {
   // The counts and displacements live in the call (nexar reads them when it starts).
   return launch_collective(type, what, std::move(outputs), std::move(keep_alive),
-                           [send, recv, send_bytes, recv_bytes, sd = displacements(send_bytes),
+                           [send, recv, sb = send_bytes, rb = recv_bytes, sd = displacements(send_bytes),
                             rd = displacements(recv_bytes), c = comm()](nexar_request_t *req) {
-                             return req ? nexar_ialltoallv(send, send_bytes.data(), sd.data(), recv, recv_bytes.data(),
-                                                           rd.data(), NEXAR_UINT8, c, req)
-                                        : nexar_alltoallv(send, send_bytes.data(), sd.data(), recv, recv_bytes.data(),
-                                                          rd.data(), NEXAR_UINT8, c);
+                             return req ? nexar_ialltoallv(send, sb.data(), sd.data(), recv, rb.data(), rd.data(),
+                                                           NEXAR_UINT8, c, req)
+                                        : nexar_alltoallv(send, sb.data(), sd.data(), recv, rb.data(), rd.data(),
+                                                          NEXAR_UINT8, c);
                            });
 }
 

@@ -12,6 +12,8 @@
 // failure becomes the Work's exception, naming the call.
 #pragma once
 
+#include "nexar_torch/call.h"
+
 #include <ATen/core/ivalue.h>
 #include <torch/csrc/distributed/c10d/Work.hpp>
 
@@ -27,10 +29,6 @@
 #include <vector>
 
 namespace nexar_torch {
-
-// A deferred collective's nexar call: req is the non-blocking form's request slot, or null
-// for the blocking form (nexar_call.h).
-using Call = std::function<nexar_result_t(nexar_request_t *req)>;
 
 // The requests of one operation and what must stay alive until they complete.
 struct InFlight {
