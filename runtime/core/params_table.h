@@ -40,7 +40,7 @@
   X(NEXAR_SHM_PUSH_MAX,     INT,    "4194304", "Shared memory: largest data (bytes) a rank copies into its shared segment for broadcast, allgather and alltoall shm_push (the root's buffer, a rank's block, a rank's whole sendbuf); above it shm_push does not apply") \
   X(NEXAR_SHM_ALLTOALLV_PUSH, INT,  "1048576", "Shared memory: alltoallv shm_direct copies a rank's send data (up to this many bytes) into a shared segment its readers map, and the rank returns without waiting for them (one slot round); larger sends are read from the user's buffer (CMA, a second round). 0: never") \
   X(NEXAR_SHM_STAGE_CHUNK,  INT,    "0",     "Shared memory: bytes of a work chunk in allreduce shm_stage (0: about two per rank, 16-256 KiB)") \
-  X(NEXAR_QUIC_SPIN_US,     DOUBLE, "50",    "QUIC: microseconds a waiting thread polls the UDP socket itself before it sleeps (0: leave everything to the progress thread)") \
+  X(NEXAR_QUIC_SPIN_US,     DOUBLE, "200",   "QUIC: microseconds a waiting thread polls the UDP socket itself before it sleeps (0: leave everything to the progress thread)") \
   X(NEXAR_TCP_SPIN_US,      DOUBLE, "200",   "TCP: microseconds a waiting thread polls the TCP sockets itself before it sleeps (0: leave everything to the TCP thread)") \
   X(NEXAR_WAIT_HOME,        BOOL,   "1",     "A rank that polls a QUIC or TCP socket while it waits, unbound (its mask holds several cores) and with no more ranks on its host than cores: its waiting threads and its transport thread, found on another core than the rank's own (one per rank), return there, at most every 2 ms (its mask is kept; 0: the scheduler alone places it)") \
   X(NEXAR_RANK,             INT,    "-1",    "Global rank (set by nexrun)") \

@@ -4,6 +4,8 @@
 // engine's waiter, NEXAR_QUIC_SPIN_US): real ranks under nexrun, NEXAR_TRANSPORT=quic.
 #include <catch.hpp>
 
+#include <thread>
+
 #include "launcher/rank_run.h"
 
 using launcher_test::count_of;
@@ -44,6 +46,24 @@ TEST_CASE("ordered ping-pong, ANY_SOURCE and large messages, with and without th
       if (std::string(spin) == "0") REQUIRE(polled(r.err) == 0);
       if (std::string(spin) != "0" && np == 2) REQUIRE(polled(r.err) > 0);
     }
+  }
+}
+
+TEST_CASE("a waiting thread polls the QUIC socket for NEXAR_QUIC_SPIN_US (200 us) before it sleeps", "[quic][poll]") {
+  // Unbound, a core per rank (with fewer cores than ranks the socket is left to the
+  // progress thread). 200 us by default: after 50 us a 4 B allreduce's wait at np 2 slept
+  // whenever the peer was descheduled, and each sleep cost two hand-offs
+  // (docs/quic-performance.md, "A 200 us spin").
+  if (std::thread::hardware_concurrency() < 2) return;
+  const std::pair<const char*, const char*> cases[] = {{"NEXAR_TIMEOUT=60", "QUIC socket for 200 us"},
+                                                       {"NEXAR_QUIC_SPIN_US=30", "QUIC socket for 30 us"}};
+  for (const auto& [env, said] : cases) {
+    auto r = launcher_test::run_ranks(2, {QUIC_POLL_PROBE, "pingpong"},
+                                      {"NEXAR_TRANSPORT=quic", "NEXAR_DEBUG=INFO", "NEXAR_DEBUG_SUBSYS=INIT", env},
+                                      {"--bind-to", "none"}, 240s);
+    INFO(env << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err);
+    expect_ok(r, 2, "pingpong ok");
+    CHECK(count_of(r.err, std::string("waits polling the ") + said) == 2);
   }
 }
 
