@@ -66,6 +66,25 @@ Status check_local(const std::shared_ptr<comm::Comm>& c, const CollArgs& args, c
   return device::device_collective_task(c, args, task);
 }
 
+// The plain case of a blocking call on a communicator check_comm found usable: no group
+// open, arguments that pass the checks every call runs, host buffers. It runs on the
+// caller's thread when the queue is idle (on one rank: run_collective's copy at once),
+// with none of the general path's Status moves, device task or group handling, which
+// were a fifth of a one-rank call (docs/benchmarks.md). False when the call is not that
+// case, errors included: start_collective then runs it, so each error is still reported
+// by the one path that reports it.
+bool run_plain_blocking(nexar_comm_t comm, const CollArgs& args, nexar_result_t* result) {
+  if (group::active()) return false;
+  comm::Comm* c = comm->comm.get();
+  if (!coll::validate_collective_args(args, c->rank(), c->size()).ok() || !device::host_only_call(*c, args))
+    return false;
+  // As below: the caller blocks, so c outlives the call; behind others it waits as a
+  // task recorded as queued; c is not asked again whether it is usable.
+  *result = finish(comm, c->collectives().run_blocking_fn([c, &args] { return comm::run_collective(*c, args, 0, true); },
+                                                        [&] { return task_for(comm->comm, args, nullptr); }));
+  return true;
+}
+
 }  // namespace
 
 Status barrier_of(const std::shared_ptr<comm::Comm>& c) {
@@ -83,6 +102,7 @@ nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args_in, nexa
     *req = nullptr;
   }
   Status st = check_comm(comm);
+  if (nexar_result_t r; st.ok() && !nonblocking && run_plain_blocking(comm, args, &r)) return r;
   const bool grouped = group::active();
   if (!st.ok() && check_handle(comm).ok() && !grouped) {
     // A broken communicator: the call still goes through its queue, which records it as

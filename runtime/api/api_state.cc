@@ -90,7 +90,7 @@ Status check_handle(nexar_comm_t comm) {
 }
 
 Status check_comm(nexar_comm_t comm) {
-  NX_RETURN_IF_ERROR(check_handle(comm));
+  if (serial_of(comm) == 0) return check_handle(comm);  // NULL or destroyed: it says which
   return comm->comm->check_usable();
 }
 

@@ -27,17 +27,19 @@ int raw_value(const E& e) {
   return v;
 }
 
+// Small factors (every call but a huge one): their product cannot overflow 64 bits, so
+// it is compared at once, without check_count's two divisions (tens of cycles each).
+inline bool small_count_fits(size_t count, size_t copies, size_t elem_bytes) {
+  return (count >> 32) == 0 && (copies >> 24) == 0 && elem_bytes - 1 < 255 &&
+         count * elem_bytes * std::max<size_t>(copies, 1) <= kMaxBufferBytes;
+}
+
 }  // namespace
 
 Status check_count(size_t count, size_t copies, size_t elem_bytes, size_t* bytes) {
-  // Small factors (every call but a huge one): their product cannot overflow 64 bits, so
-  // it is compared at once, without the two divisions below (tens of cycles each).
-  if ((count >> 32) == 0 && (copies >> 24) == 0 && elem_bytes - 1 < 255) {
-    const size_t n = count * elem_bytes;
-    if (n * std::max<size_t>(copies, 1) <= kMaxBufferBytes) {
-      if (bytes) *bytes = n;
-      return Status::Ok();
-    }
+  if (small_count_fits(count, copies, elem_bytes)) {
+    if (bytes) *bytes = count * elem_bytes;
+    return Status::Ok();
   }
   // Both factors are >= 1; each division keeps the product's test exact without overflow.
   const size_t per_copy = kMaxBufferBytes / std::max<size_t>(copies, 1);
@@ -82,7 +84,8 @@ Status validate_collective_args(const CollArgs& a, int rank, int size) {
   // Every rank refuses the same counts (a root alone refusing would leave the others waiting).
   const bool spans_ranks = kind.in.span == Span::RANKS || kind.out.span == Span::RANKS;
   const size_t copies = spans_ranks ? static_cast<size_t>(size) : 1;
-  if (Status st = check_count(a.count, copies, es, nullptr); !st.ok()) return invalid(a, st.message());
+  if (!small_count_fits(a.count, copies, es))
+    if (Status st = check_count(a.count, copies, es, nullptr); !st.ok()) return invalid(a, st.message());
   // Elements each buffer holds on this rank (the count passed check_count above).
   const bool root = rank == a.root;
   const size_t in = extent_elements(kind.in, a.count, size, root), out = extent_elements(kind.out, a.count, size, root);

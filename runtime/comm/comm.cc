@@ -77,8 +77,8 @@ p2p::Clock::time_point Comm::deadline() const {
   return p2p::Clock::now() + std::chrono::microseconds(static_cast<int64_t>(std::llround(s * 1e6)));
 }
 
-Status Comm::check_usable() const {
-  if (!is_broken_.load(std::memory_order_acquire)) {  // every call: no lock
+Status Comm::check_usable_after_abort() const {
+  if (!is_broken_.load(std::memory_order_acquire)) {
     const uint64_t epoch = engine().abort_epoch();
     if (epoch == seen_epoch_.load(std::memory_order_relaxed)) return Status::Ok();
     // Some context was aborted since: was it one of ours (a peer's abort or revocation)?

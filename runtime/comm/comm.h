@@ -91,7 +91,13 @@ class Comm {
   // NEXAR_ERR_ABORTED once an earlier fatal error (or nexar_comm_abort) broke the comm,
   // NEXAR_ERR_REVOKED once a member revoked it. A peer's abort or revocation that arrived
   // while this rank was not in a call is noticed here too.
-  Status check_usable() const;
+  Status check_usable() const {
+    // Every call: three loads, no lock, no call.
+    if (!is_broken_.load(std::memory_order_acquire) &&
+        engine().abort_epoch() == seen_epoch_.load(std::memory_order_relaxed))
+      return Status::Ok();
+    return check_usable_after_abort();
+  }
   // Records s; a fatal error makes the communicator unusable and tells the peers.
   Status fail(const Status& s);
   void abort(const Status& why);
@@ -154,6 +160,8 @@ class Comm {
   Status broken_;
   std::atomic<bool> is_broken_{false};  // broken_ is set (read without the lock)
   bool revoked_ = false;                // under mu_
+  // check_usable once the communicator is broken or some context was aborted since seen_epoch_.
+  Status check_usable_after_abort() const;
   mutable std::atomic<uint64_t> seen_epoch_{0};  // the engine's abort epoch last found harmless
   std::atomic<uint32_t> coll_seq_{0};
   coll::ChoiceCache choices_;

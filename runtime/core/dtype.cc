@@ -49,16 +49,6 @@ bool op_valid(nexar_op_t op) {
   return false;
 }
 
-size_t dtype_size(nexar_dtype_t dtype) {
-  switch (dtype) {
-    case NEXAR_INT8: case NEXAR_UINT8: return 1;
-    case NEXAR_FLOAT16: case NEXAR_BFLOAT16: return 2;
-    case NEXAR_INT32: case NEXAR_UINT32: case NEXAR_FLOAT32: return 4;
-    case NEXAR_INT64: case NEXAR_UINT64: case NEXAR_FLOAT64: return 8;
-  }
-  return 0;
-}
-
 const char* dtype_name(nexar_dtype_t dtype) {
   switch (dtype) {
     case NEXAR_INT8: return "int8";

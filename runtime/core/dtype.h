@@ -15,8 +15,16 @@ namespace nexar {
 // True for the values of nexar_dtype_t / nexar_op_t (anything else is a caller's error).
 bool dtype_valid(nexar_dtype_t dtype);
 bool op_valid(nexar_op_t op);
-// Bytes per element; 0 for an invalid dtype.
-size_t dtype_size(nexar_dtype_t dtype);
+// Bytes per element; 0 for an invalid dtype. Inline: every call's checks and copies ask.
+inline size_t dtype_size(nexar_dtype_t dtype) {
+  switch (dtype) {
+    case NEXAR_INT8: case NEXAR_UINT8: return 1;
+    case NEXAR_FLOAT16: case NEXAR_BFLOAT16: return 2;
+    case NEXAR_INT32: case NEXAR_UINT32: case NEXAR_FLOAT32: return 4;
+    case NEXAR_INT64: case NEXAR_UINT64: case NEXAR_FLOAT64: return 8;
+  }
+  return 0;
+}
 // "float32", "sum"; "invalid" for values outside the enums.
 const char* dtype_name(nexar_dtype_t dtype);
 const char* op_name(nexar_op_t op);

@@ -57,15 +57,23 @@ Status refuse_device_vector(const coll::CollArgs& a) {
 
 }  // namespace
 
+bool host_only_call(const comm::Comm& c, const coll::CollArgs& a) {
+  if (a.kind == CollKind::BARRIER) {
+    std::shared_ptr<DeviceComm> d = find_device_comm(c);
+    return !d || !d->user_stream();
+  }
+  return heap_buffers_only(a, c.rank(), c.size()) || !cuda_driver_loaded();
+}
+
 Status device_collective_task(const std::shared_ptr<comm::Comm>& c, const coll::CollArgs& a, comm::CollTaskPtr* task) {
   task->reset();
-  if (a.kind == CollKind::BARRIER) {
+  if (host_only_call(*c, a)) return Status::Ok();
+  if (a.kind == CollKind::BARRIER) {  // with a CUDA stream: looked up again, rarely
     std::shared_ptr<DeviceComm> d = find_device_comm(*c);
     if (d && d->user_stream())
       *task = std::make_shared<comm::CollTask>([c, a, d] { return stream_barrier(*c, a, *d); });
     return Status::Ok();
   }
-  if (heap_buffers_only(a, c->rank(), c->size()) || !cuda_driver_loaded()) return Status::Ok();
   if (coll::kind_traits(a.kind).vector) return refuse_device_vector(a);
   if (!any_device_buffer(a, c->rank(), c->size())) return Status::Ok();
   std::shared_ptr<DeviceComm> d;

@@ -18,4 +18,9 @@ namespace nexar::device {
 // or the call is one with a count per rank (those take host buffers only).
 Status device_collective_task(const std::shared_ptr<comm::Comm>& c, const coll::CollArgs& a, comm::CollTaskPtr* task);
 
+// True when device_collective_task makes no task for the call: its buffers are host
+// memory for sure (in the brk heap, or no CUDA driver loaded) or, for a barrier, no CUDA
+// stream is set. Asks no more than device_collective_task does on such a call.
+bool host_only_call(const comm::Comm& c, const coll::CollArgs& a);
+
 }  // namespace nexar::device

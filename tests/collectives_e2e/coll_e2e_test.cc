@@ -103,6 +103,15 @@ TEST_CASE("every collective and algorithm, exact results, on 1-8 ranks", "[e2e][
   for (int np : worlds) run_world(np, std::find(large.begin(), large.end(), np) != large.end());
 }
 
+// A world of one, and two ranks each in a communicator of its own (split, dup): every
+// collective's result, every argument error, and revoked or aborted ones failing.
+TEST_CASE("communicators of one rank: exact results, every error, revoked and aborted", "[e2e][correct]") {
+  for (int np : {1, 2}) {
+    const Run r = probe(np, "one_rank", {"NEXAR_TIMEOUT=60"});
+    expect_ok(r, np, "one_rank", "np " + std::to_string(np) + ", communicators of one rank");
+  }
+}
+
 TEST_CASE("every collective and algorithm on 5, 11 and 16 ranks", "[e2e][.long]") {
   for (int np : {5, 11, 16}) run_world(np, true);
 }

@@ -32,6 +32,7 @@ void scenario_large();        // above 8 MiB, not a multiple of the ring segment
 void scenario_nonblocking();  // several outstanding, mixed with blocking, complete in order
 void scenario_invalid();      // local argument errors leave the communicator usable
 void scenario_algo_error();   // NEXAR_ALGO names an algorithm that cannot run: every rank fails alike
+void scenario_one_rank();     // communicators of one rank (split, dup): the above on each, then revoked and aborted
 // Ranks disagree (what: count, dtype, op, root, kind, order): every rank gets MISMATCH.
 void scenario_mismatch(const std::string& what);
 

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The nexar authors
+// Communicators of one rank, the shapes programs make: a split into singletons (color =
+// rank) and a dup of one (MPI_COMM_SELF's shape). On each, the scenarios the world runs
+// (every collective in and out of place, every dtype x op, blocking calls amid
+// non-blocking ones, every local argument error), then one revoked and one aborted: their
+// calls report the error and write nothing.
+#include <string>
+
+#include "e2e_probe.h"
+
+namespace e2e {
+namespace {
+
+// Runs the world's scenarios with c standing in for the world.
+void scenarios_on(nexar_comm_t c) {
+  const nexar_comm_t world = g_world;
+  const int rank = g_rank, size = g_size;
+  g_world = c;
+  g_rank = 0;
+  g_size = 1;
+  scenario_sweep();
+  scenario_dtypes();
+  scenario_nonblocking();
+  scenario_invalid();
+  g_world = world;
+  g_rank = rank;
+  g_size = size;
+}
+
+// Every kind of call on c returns want, its message names word, and no output is written.
+void every_call_fails(nexar_comm_t c, nexar_result_t want, const char* word) {
+  int32_t in[4] = {1, 2, 3, 4}, out[4] = {0, 0, 0, 0};
+  const nexar_result_t got[] = {
+      nexar_allreduce(in, out, 4, NEXAR_INT32, NEXAR_SUM, c),
+      nexar_allgather(in, out, 4, NEXAR_INT32, c),
+      nexar_broadcast(out, 4, NEXAR_INT32, 0, c),
+      nexar_reduce(in, out, 4, NEXAR_INT32, NEXAR_MAX, 0, c),
+      nexar_reduce_scatter(in, out, 4, NEXAR_INT32, NEXAR_SUM, c),
+      nexar_gather(in, out, 4, NEXAR_INT32, 0, c),
+      nexar_scatter(in, out, 4, NEXAR_INT32, 0, c),
+      nexar_alltoall(in, out, 4, NEXAR_INT32, c),
+      nexar_scan(in, out, 4, NEXAR_INT32, NEXAR_PROD, c),
+      nexar_exscan(in, out, 4, NEXAR_INT32, NEXAR_MIN, c),
+      nexar_barrier(c),
+  };
+  for (size_t i = 0; i < sizeof(got) / sizeof(got[0]); ++i) {
+    const std::string msg = nexar_comm_last_error(c);
+    E2E_CHECK(got[i] == want, "call " + std::to_string(i) + " returned " + nexar_result_string(got[i]) + ", want " +
+                                  nexar_result_string(want));
+    E2E_CHECK(msg.find(word) != std::string::npos, "message '" + msg + "' does not name " + word);
+  }
+  for (int32_t v : out) E2E_CHECK(v == 0, "a failed call wrote its output");
+  nexar_request_t req = nullptr;
+  E2E_CHECK(nexar_iallreduce(in, out, 4, NEXAR_INT32, NEXAR_SUM, c, &req) == want, "the non-blocking call");
+  E2E_CHECK(req == nullptr, "a refused call left a request");
+}
+
+}  // namespace
+
+void scenario_one_rank() {
+  nexar_comm_t self = nullptr, dup = nullptr;
+  E2E_OK(nexar_comm_split(g_world, g_rank, 0, &self));
+  E2E_OK(nexar_comm_dup(self, &dup));
+  int n = 0;
+  E2E_OK(nexar_comm_size(dup, &n));
+  E2E_CHECK(n == 1, "the dup has " + std::to_string(n) + " ranks");
+  scenarios_on(self);
+  scenarios_on(dup);
+  E2E_OK(nexar_comm_revoke(dup));
+  every_call_fails(dup, NEXAR_ERR_REVOKED, "revoked");
+  E2E_OK(nexar_comm_abort(self));
+  every_call_fails(self, NEXAR_ERR_ABORTED, "abort");
+  nexar_comm_destroy(dup);  // fail (revoked, aborted) and free them anyway
+  nexar_comm_destroy(self);
+  every_call_fails(self, NEXAR_ERR_INVALID_ARGUMENT, "destroyed");
+}
+
+}  // namespace e2e
