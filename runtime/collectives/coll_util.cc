@@ -32,6 +32,7 @@ void copy_elems(void* dst, const void* src, size_t count, size_t esize) {
 }
 
 void copy_bytes(void* dst, const void* src, size_t n) {
+  if (n == 0) return;  // either pointer may be null then (an empty call's buffers)
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
   // Pieces in ascending order are right unless dst overlaps the end of src.

@@ -77,7 +77,8 @@ void reduce_ordered(void* out, const void* mine, const void* theirs, bool theirs
 // Copies unless the two pointers are equal (memmove: callers may alias), through copy_bytes.
 void copy_elems(void* dst, const void* src, size_t count, size_t esize);
 
-// memcpy of n bytes (the ranges may overlap) in pieces of kCopyPiece bytes. glibc 2.36 on
+// memcpy of n bytes (the ranges may overlap; nothing, and either pointer may be null, when
+// n is 0) in pieces of kCopyPiece bytes. glibc 2.36 on
 // x86 copies a block below its rep_movsb_stop_threshold (the L2 size: 1 MiB on this
 // machine's AMD EPYC) with `rep movsb` and a larger one with a vector loop that is ~20%
 // slower here, in cache or not (best of 30, page-aligned, one core: 1 MiB 23.6 us whole,

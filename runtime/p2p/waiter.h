@@ -94,8 +94,9 @@ class Waiter {
   // yield per poll, 17-40 us with one per 16 polls (docs/quic-performance.md).
   static constexpr unsigned kPollsPerYield = 16;
   static constexpr int64_t kLostCpuNs = 100000;
-  // A spin whose polls keep moving data lasts at most this many spin times (50 us: 2 ms),
-  // so a thread waiting for one message among a stream of others still sleeps.
+  // A spin whose polls keep moving data lasts at most this many spin times (with the
+  // default 200 us of NEXAR_TCP_SPIN_US and NEXAR_QUIC_SPIN_US: 8 ms), so a thread
+  // waiting for one message among a stream of others still sleeps.
   static constexpr int kMovingSpins = 40;
   // Hard spinning pays while it catches messages; score counts recent outcomes.
   int64_t hard_spin_ns() {
