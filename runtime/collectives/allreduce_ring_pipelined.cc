@@ -121,14 +121,15 @@ Status allreduce_ring_pipelined(CollContext& ctx, const CollArgs& a) {
   return retire_sends(total, 0);
 }
 
-// Like the ring, but the reduction of all but one segment hides behind the transfer and
-// the segments add (nseg - 1) pipeline-fill latencies.
+// Like the ring, but the reduction of all but one segment hides behind the transfer (where
+// it can: not over shared memory, cost_model.h) and the segments add (nseg - 1)
+// pipeline-fill latencies.
 double allreduce_ring_pipelined_cost(const CostModel& m, int p, double n) {
   const double f = static_cast<double>(p - 1) / p;
   const double block = n / p;
   const double nseg = block > static_cast<double>(m.segment_bytes) ? block / static_cast<double>(m.segment_bytes) : 1.0;
   const double seg = block / nseg;
-  return m.xfer(2.0 * (p - 1) + (nseg - 1), 2 * n * f) + m.reduce(seg);
+  return m.xfer(2.0 * (p - 1) + (nseg - 1), 2 * n * f) + m.reduce(m.reduce_overlaps_transfer ? seg : n * f);
 }
 
 }  // namespace nexar::coll

@@ -40,6 +40,12 @@ CostModel cost_model_from_params(CollTransport t) {
   const int64_t stage = param::NEXAR_SHM_STAGE_BYTES.get();
   m.stage_bytes = stage > 0 ? static_cast<size_t>(stage) : 0;
   m.cores = usable_cores();
+  const int64_t cache = param::NEXAR_COST_CACHE_BYTES.get();
+  const size_t llc = last_level_cache_bytes();
+  if (cache > 0)
+    m.cache_bytes = static_cast<size_t>(cache);
+  else if (llc > 0)
+    m.cache_bytes = llc;
   const int64_t eager = param::NEXAR_SHM_EAGER.get();
   m.eager_bytes = shm && eager > 0 ? static_cast<size_t>(eager) : 0;
   return m;

@@ -27,6 +27,12 @@ struct CostModel {
   // b at 5 GB/s the default 5 prices a memcpy at 25 GB/s, below the 31-54 GB/s measured.
   double cma_factor = 5;
   size_t stage_bytes = 64 << 20;  // NEXAR_SHM_STAGE_BYTES: inputs staged while (p + 1) n fits
+  size_t cache_bytes = 32 << 20;  // NEXAR_COST_CACHE_BYTES: the largest CPU cache (0 there: sysconf's)
+  // Whether a pipelined algorithm's reductions overlap its transfers: over the network the
+  // kernel and the progress thread move the bytes meanwhile; over shared memory the
+  // receiving rank moves them itself (a CMA read or a copy out of the ring), so every
+  // byte's reduction adds to its transfer (for_messages sets it).
+  bool reduce_overlaps_transfer = true;
   int cores = 1;                   // CPUs this process may run on (ranks beyond them wait for one)
   size_t eager_bytes = 0;          // shared memory: NEXAR_SHM_EAGER (0: no rendezvous, the network)
 
@@ -45,6 +51,14 @@ struct CostModel {
   // (b): 2 ranks on 2 cores, allgather 1 MiB 190 us through pushed segments against
   // 80-110 us read directly (2026-11-27, load 12).
   double shared_copy_beta(int p) const { return p > cores ? beta_us_per_byte / cma_factor : beta_us_per_byte; }
+  // What a byte memcpy'd through a shared segment costs in a call that touches `footprint`
+  // bytes in all: b / cma_factor while they fit the largest cache, b beyond it, where the
+  // copy runs at memory speed as a CMA read does. 2 ranks, allreduce 16 MiB (98 MiB
+  // touched): shm_stage's two copies took 6.2-8.6 ms against shm_direct's one CMA read
+  // 4.7-7.1 ms in 7 interleaved rounds (2026-11-27, load 6-7).
+  double cached_copy_beta(double footprint) const {
+    return footprint > static_cast<double>(cache_bytes) ? beta_us_per_byte : beta_us_per_byte / cma_factor;
+  }
   // How many times longer a round waits for its members to be scheduled: p / cores with
   // more ranks than cores, else 1.
   double crowding(int p) const { return p > cores ? static_cast<double>(p) / cores : 1.0; }

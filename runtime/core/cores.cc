@@ -9,6 +9,7 @@
 #include <bit>
 #include <cctype>
 #include <cstdint>
+#include <fstream>
 
 namespace nexar {
 
@@ -45,6 +46,29 @@ int cpus_in_union(const std::vector<std::string>& masks) {
   int n = 0;
   for (uint8_t v : nibbles) n += std::popcount(static_cast<unsigned>(v));
   return n;
+}
+
+size_t last_level_cache_bytes() {
+  // sysfs first: in a VM the C library's CPUID reading can report the whole package's L3
+  // (256 MiB here) where the cores share 32 MiB.
+  size_t best = 0;
+  int best_level = 0;
+  for (int i = 0; i < 16; ++i) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    std::ifstream level_in(dir + "level"), size_in(dir + "size");
+    int level = 0;
+    size_t size = 0;
+    char unit = 0;
+    if (!(level_in >> level) || !(size_in >> size)) continue;
+    if (size_in >> unit) size <<= unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : 0;
+    if (level >= best_level && size > 0) best = size, best_level = level;
+  }
+  if (best > 0) return best;
+  for (int name : {_SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE}) {
+    const long v = sysconf(name);
+    if (v > 0) return static_cast<size_t>(v);
+  }
+  return 0;
 }
 
 }  // namespace nexar

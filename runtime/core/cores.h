@@ -8,6 +8,7 @@
 // exchanged at start-up (affinity_hex, cpus_in_union): the same number on every rank.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -22,5 +23,9 @@ std::string affinity_hex();
 // The CPUs in the union of hex masks (as affinity_hex writes them; "" or malformed ones
 // add nothing).
 int cpus_in_union(const std::vector<std::string>& masks);
+
+// Bytes of the largest cache of CPU 0 (the highest level sysfs lists, else the C
+// library's L3 or L2), 0 when neither can say. The same on every rank of a host.
+size_t last_level_cache_bytes();
 
 }  // namespace nexar

@@ -217,18 +217,20 @@ Status allreduce_shm_stage(CollContext& ctx, const CollArgs& a) {
 }
 
 // Two slot rounds (a/2 each); every rank copies its input in and the result out (2n
-// bytes, memcpy: b / c per byte) where (p + 1) n fits the segment, else reads n(p-1)/p by
-// CMA (b per byte, as the other shared-memory algorithms' large transfers) and copies n
-// out; and reduces n(p-1)/p. With more ranks than cores the ranks that hold one reduce
-// while the others copy, wait or sleep: only the last chunk's reduction is exposed (as
-// ring_pipelined counts one segment's).
+// bytes, memcpy: b / c per byte while the call's data, every member's input and output
+// and the segment, fit the cache, else b) where (p + 1) n fits the segment, else reads
+// n(p-1)/p by CMA (b per byte, as the other shared-memory algorithms' large transfers) and
+// copies n out; and reduces n(p-1)/p. With more ranks than cores the ranks that hold one
+// reduce while the others copy, wait or sleep: only the last chunk's reduction is exposed
+// (as ring_pipelined counts one segment's).
 double allreduce_shm_stage_cost(const CostModel& m, int p, double n) {
   const double f = (p - 1.0) / p;
   const bool staged = n * (p + 1) <= static_cast<double>(m.stage_bytes);
-  const double bytes = staged ? 2 * n / m.cma_factor : n * f + n / m.cma_factor;
+  const double copy = m.cached_copy_beta((3.0 * p + 1) * n);
+  const double cost = staged ? 2 * n * copy : n * f * m.beta_us_per_byte + n * copy;
   const double chunk = static_cast<double>(chunk_bytes(static_cast<size_t>(n), p));
   const double reduced = p > m.cores ? std::min(n * f, chunk) : n * f;
-  return m.slot_rounds(2, p) + bytes * m.beta_us_per_byte + m.reduce(reduced);
+  return m.slot_rounds(2, p) + cost + m.reduce(reduced);
 }
 
 }  // namespace nexar::coll

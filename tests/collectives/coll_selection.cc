@@ -11,6 +11,8 @@
 
 #include "coll_test_util.h"
 #include "collectives/select.h"
+#include "collectives/cost_model.h"
+#include "core/cores.h"
 #include "core/log.h"
 #include "core/topology.h"
 #include "thread_world.h"
@@ -116,19 +118,22 @@ TEST_CASE("shared-slot algorithms apply only where the communicator has slots", 
   REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
   CHECK(std::string(c.algo->name) == "shm_stage");  // 8 ranks: staging beats CMA both ways
   // 2 ranks: the inline limit still goes through the slots, larger vectors through the
-  // staging segment (memcpy in and out beat CMA reads and messages, 16 KiB-16 MiB), up to
-  // 16 MiB: 32 MiB no longer fits staged and takes ring_pipelined.
+  // staging segment (memcpy in and out beat CMA reads and messages) while the call's data
+  // fit a 32 MiB cache (4 MiB: 28 MiB), then shm_direct's one CMA read (8 MiB: 56 MiB).
+  ScopedEnv cache("NEXAR_COST_CACHE_BYTES", "33554432");
   a.count = 1024;
   REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
   CHECK(std::string(c.algo->name) == "shm_flat");
-  for (size_t count : {size_t{1} << 12, size_t{1} << 18, size_t{1} << 22}) {
+  for (size_t count : {size_t{1} << 12, size_t{1} << 18, size_t{1} << 20}) {
     a.count = count;
     REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
     CHECK(std::string(c.algo->name) == "shm_stage");
   }
-  a.count = size_t{1} << 23;
-  REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
-  CHECK(std::string(c.algo->name) == "ring_pipelined");
+  for (size_t count : {size_t{1} << 21, size_t{1} << 22, size_t{1} << 24}) {
+    a.count = count;
+    REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
+    CHECK(std::string(c.algo->name) == "shm_direct");
+  }
   a.count = 1 << 18;
   REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, no_cma).ok());
   CHECK(c.algo->slots == SlotUse::NONE);
@@ -440,6 +445,38 @@ TEST_CASE("one element per rank: allgather, reduce_scatter and alltoall go throu
     CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
     CHECK(contains(st.message(), "NEXAR_SHM_COLL_INLINE"));
   }
+}
+
+TEST_CASE("staged copies cost memory speed beyond the cache; over shared memory no reduction hides", "[select][slots]") {
+  ScopedEnv env("NEXAR_ALGO", nullptr);
+  CollArgs a{CollKind::ALLREDUCE};
+  a.dtype = NEXAR_FLOAT32;
+  a.count = size_t{1} << 22;  // 16 MiB at 2 ranks: 112 MiB touched by shm_stage
+  const SlotCaps slots{true, 4096, true, 2};
+  Choice c;
+  {
+    ScopedEnv cache("NEXAR_COST_CACHE_BYTES", "1073741824");  // all of it cached: staging pays
+    REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
+    CHECK(std::string(c.algo->name) == "shm_stage");
+  }
+  {
+    ScopedEnv cache("NEXAR_COST_CACHE_BYTES", "33554432");
+    REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
+    CHECK(std::string(c.algo->name) == "shm_direct");
+  }
+  // The parameter's default is this CPU's largest cache.
+  {
+    ScopedEnv cache("NEXAR_COST_CACHE_BYTES", nullptr);
+    CHECK(cost_model_from_params(CollTransport::SHM).cache_bytes == last_level_cache_bytes());
+    CHECK(last_level_cache_bytes() > 0);
+  }
+  // Over shared memory the receiving ranks move a message's bytes themselves, so a
+  // pipelined ring hides no reduction behind them: 2 ranks and 32 MiB take shm_direct's
+  // reads (a model that hid it picked ring_pipelined: 43-62 ms against 9.3-12.1).
+  a.count = size_t{1} << 23;
+  ScopedEnv cache("NEXAR_COST_CACHE_BYTES", "33554432");
+  REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
+  CHECK(std::string(c.algo->name) == "shm_direct");
 }
 
 TEST_CASE("with more ranks than cores on one host the message algorithms pay the crowding too", "[select][slots]") {

@@ -360,14 +360,12 @@ TEST_CASE("alltoallv: counts that disagree are a mismatch on both ranks, nothing
   const std::string text = "alltoallv: rank 1 sends 5 elements to rank 2 where rank 2 expects 4 from rank 1";
   for (int r : {1, 2}) {
     INFO("rank " << r << ": " << st[static_cast<size_t>(r)].to_string());
-    if (*algo) {
-      // Bruck's rank 2 holds the pair's counts after round 0, rank 1 after round 1: the
-      // later one may be stopped by the other's abort first, which quotes the mismatch.
-      require_mismatch(st[static_cast<size_t>(r)], text);
-    } else {
-      REQUIRE(st[static_cast<size_t>(r)].code() == NEXAR_ERR_MISMATCH);
-      REQUIRE(st[static_cast<size_t>(r)].message().find(text) != std::string::npos);
-    }
+    // Either rank may be stopped by the other's abort, which quotes the mismatch, before it
+    // compares the pair's counts itself: bruck's rank 2 holds them after round 0, rank 1
+    // after round 1; the pair check's exchange can lose the race under load (rank 1
+    // "NEXAR_ERR_ABORTED: alltoallv (scattered): rank 2 failed: NEXAR_ERR_MISMATCH: ...",
+    // at load 7-9).
+    require_mismatch(st[static_cast<size_t>(r)], text);
     require_untouched(v[static_cast<size_t>(r)].recv);
   }
   for (const Status& s : st) REQUIRE(!s.ok());  // the others are stopped, not hung
