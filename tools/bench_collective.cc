@@ -52,16 +52,15 @@ std::string fixed_count_name(const std::string& name) {
   if (name == "allgatherv" || name == "gatherv" || name == "scatterv") return name.substr(0, name.size() - 1);
   return name;
 }
+// Whether it combines the ranks' data (value() asks once per element, so it is kept).
+bool combines(const std::string& name) {
+  return name == "allreduce" || name == "reduce" || name == "reduce_scatter" || name == "scan" || name == "exscan";
+}
 }  // namespace
 
 BenchCollective::BenchCollective(std::string name, int rank, int size, nexar_dtype_t dtype, nexar_op_t op, int root)
-    : call_(std::move(name)), name_(fixed_count_name(call_)), rank_(rank), size_(size), dtype_(dtype), op_(op),
-      root_(root), es_(nexar::dtype_size(dtype)), call_fn_(pick_call(call_, name_)) {}
-
-bool BenchCollective::reduces() const {
-  return name_ == "allreduce" || name_ == "reduce" || name_ == "reduce_scatter" || name_ == "scan" ||
-         name_ == "exscan";
-}
+    : call_(std::move(name)), name_(fixed_count_name(call_)), reduces_(combines(name_)), rank_(rank), size_(size),
+      dtype_(dtype), op_(op), root_(root), es_(nexar::dtype_size(dtype)), call_fn_(pick_call(call_, name_)) {}
 
 BenchCollective::Buffer BenchCollective::page_aligned(size_t bytes) {
   void* p = nullptr;

@@ -29,7 +29,7 @@ class BenchCollective {
   void prepare(size_t bytes);
   size_t count() const { return count_; }  // the count argument of the call
   size_t bytes() const { return bytes_; }  // the size as reported (may round `bytes` down)
-  bool reduces() const;
+  bool reduces() const { return reduces_; }
   nexar_result_t run(nexar_comm_t comm);
   // After one run on freshly prepared inputs: true when this rank's result is right.
   // `why` gets the first wrong element.
@@ -54,6 +54,7 @@ class BenchCollective {
 
   std::string call_;  // as asked for ("alltoallv_skew")
   std::string name_;  // the fixed-count collective it moves the data of ("alltoall")
+  bool reduces_;      // name_ combines the ranks' data
   int rank_, size_;
   nexar_dtype_t dtype_;
   nexar_op_t op_;
