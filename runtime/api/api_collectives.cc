@@ -6,6 +6,7 @@
 // Inside a group (api_group.h) a collective is only posted and queued when the group ends.
 #include "api/api_group.h"
 #include "api/api_state.h"
+#include "api/one_rank_call.h"
 #include "collectives/collective.h"
 #include "comm/coll_trace.h"
 #include "comm/comm_coll_context.h"
@@ -96,6 +97,7 @@ Status barrier_of(const std::shared_ptr<comm::Comm>& c) {
 
 // Blocking when req is NULL; otherwise queued, and *req completes it.
 nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args_in, nexar_request_t* req, bool nonblocking) {
+  if (nexar_result_t r; !nonblocking && run_one_rank_call(comm, args_in, &r)) return r;
   CollArgs args = args_in;
   if (nonblocking) {
     if (!req) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, "request pointer is NULL"));

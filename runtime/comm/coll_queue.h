@@ -63,6 +63,15 @@ class CollQueue {
     end_inline();
     return st;
   }
+  // Runs fn() on the caller's thread when the queue is idle (true); else runs nothing and
+  // returns false.
+  template <class Fn>
+  bool try_run_inline(const Fn& fn) {
+    if (!try_begin_inline()) return false;
+    fn();
+    end_inline();
+    return true;
+  }
   // Queues task for the worker.
   void submit(const CollTaskPtr& task);
 

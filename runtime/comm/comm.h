@@ -92,11 +92,14 @@ class Comm {
   // NEXAR_ERR_REVOKED once a member revoked it. A peer's abort or revocation that arrived
   // while this rank was not in a call is noticed here too.
   Status check_usable() const {
-    // Every call: three loads, no lock, no call.
-    if (!is_broken_.load(std::memory_order_acquire) &&
-        engine().abort_epoch() == seen_epoch_.load(std::memory_order_relaxed))
-      return Status::Ok();
+    if (usable_now()) return Status::Ok();
     return check_usable_after_abort();
+  }
+  // check_usable's common case, three loads, no lock, no call: not broken, and no context
+  // aborted since last looked. False says nothing (check_usable then looks closer).
+  bool usable_now() const {
+    return !is_broken_.load(std::memory_order_acquire) &&
+           engine().abort_epoch() == seen_epoch_.load(std::memory_order_relaxed);
   }
   // Records s; a fatal error makes the communicator unusable and tells the peers.
   Status fail(const Status& s);

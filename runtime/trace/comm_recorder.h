@@ -49,6 +49,8 @@ class CommRecorder {
   uint32_t ctx() const { return ctx_; }
   // False when NEXAR_TRACE_BUFFER=0: every hook then does nothing.
   bool on() const { return n_ != 0; }
+  // NEXAR_TRACE is set: every call is also written to the trace.
+  bool tracing() const { return tracing_; }
 
   // --- collectives (the thread holding the collective queue)
   // Records a collective issued behind others; its id goes to begin_collective.

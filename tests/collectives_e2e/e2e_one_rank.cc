@@ -3,14 +3,42 @@
 // Communicators of one rank, the shapes programs make: a split into singletons (color =
 // rank) and a dup of one (MPI_COMM_SELF's shape). On each, the scenarios the world runs
 // (every collective in and out of place, every dtype x op, blocking calls amid
-// non-blocking ones, every local argument error), then one revoked and one aborted: their
-// calls report the error and write nothing.
+// non-blocking ones, every local argument error) and every collective x dtype x op in and
+// out of place, then one revoked and one aborted: their calls report the error and write
+// nothing.
 #include <string>
 
 #include "e2e_probe.h"
 
 namespace e2e {
 namespace {
+
+// Every collective of a fixed count x every dtype x every op (of those that reduce) x in
+// and out of place, blocking, with random data: on one rank every result is exact (a
+// reduction of one value, AVG divided by 1). 70001 elements lie outside the brk heap (an
+// mmap'd buffer), where the check for device memory asks the dynamic linker.
+void every_kind_dtype_op() {
+  const Kind kinds[] = {Kind::ALLREDUCE, Kind::BROADCAST, Kind::REDUCE, Kind::ALLGATHER, Kind::REDUCE_SCATTER,
+                        Kind::GATHER,    Kind::SCATTER,   Kind::ALLTOALL, Kind::SCAN,    Kind::EXSCAN};
+  uint32_t seed = 5000;
+  for (Kind k : kinds)
+    for (nexar_dtype_t d : kDtypes)
+      for (size_t op_i = 0; op_i < (kind_reduces(k) ? 5u : 1u); ++op_i)
+        for (bool in_place : {false, true}) {
+          if (in_place && k == Kind::BROADCAST) continue;  // in place only
+          for (size_t count : {size_t{13}, size_t{70001}}) {
+            Case c;
+            c.kind = k;
+            c.count = count;
+            c.dtype = d;
+            c.op = kOps[op_i];
+            c.in_place = in_place;
+            c.data = DataKind::RANDOM;
+            c.seed = ++seed;
+            run_checked(c, false);
+          }
+        }
+}
 
 // Runs the world's scenarios with c standing in for the world.
 void scenarios_on(nexar_comm_t c) {
@@ -23,6 +51,7 @@ void scenarios_on(nexar_comm_t c) {
   scenario_dtypes();
   scenario_nonblocking();
   scenario_invalid();
+  every_kind_dtype_op();
   g_world = world;
   g_rank = rank;
   g_size = size;
