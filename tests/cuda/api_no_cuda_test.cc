@@ -41,6 +41,16 @@ TEST_CASE("host buffers work and no CUDA is loaded for them", "[cuda]") {
   CHECK(nexar_comm_set_cuda_stream(world(), nullptr) == NEXAR_SUCCESS);  // unsetting needs no CUDA
   CHECK(dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD) == nullptr);
   CHECK(dlopen("libcudart.so.13", RTLD_LAZY | RTLD_NOLOAD) == nullptr);
+  // Outside the brk heap the call asks whether the driver is loaded, and learns it is not;
+  // the driver loaded later (the next test) is still found: the answer "not loaded" holds
+  // only until the dynamic linker loads another object.
+  void* map = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(map != MAP_FAILED);
+  int* m = static_cast<int*>(map);
+  m[0] = 7;
+  REQUIRE(nexar_allreduce(m, m + 1, 1, NEXAR_INT32, NEXAR_SUM, world()) == NEXAR_SUCCESS);
+  CHECK(m[1] == 7);
+  munmap(map, 4096);
 }
 
 TEST_CASE("asking for CUDA without the plugin is NEXAR_ERR_UNSUPPORTED with a message", "[cuda]") {
