@@ -311,14 +311,18 @@ void World::configure_waiter() {
   engine_->waiter().configure(shm_ ? shm_->user_bell() : nullptr, progress_.get(), spin_ns, yield, progress_.get());
   // Unbound, the ranks that wake each other gather on one core (core/core_home.h): a wait on
   // a socket takes its thread back to this rank's own core, one per rank of the machine
-  // (namespace "hosts" of one machine share its cores).
-  const int home = poll_quic && !oversubscribed && param::NEXAR_WAIT_HOME.get()
-                       ? home_cpu_for(machine_index(host_ids_, info_.rank))
-                       : -1;
-  engine_->waiter().home().set(home);
+  // (namespace "hosts" of one machine share its cores). With more ranks here than cores the
+  // ranks that yield to each other gather too (4 on 2 cores take turns on one core, a call
+  // costing four turns: a torch 4 B all_reduce 56-104 us against 29-45 us with homes, C
+  // 9.5-17 against 8.8-9.0, docs/benchmarks.md): a shared-memory wait takes its thread
+  // back to its home (local index modulo the cores), the transports' threads stay put.
+  const int home_cpu = param::NEXAR_WAIT_HOME.get() ? home_cpu_for(machine_index(host_ids_, info_.rank)) : -1;
+  const int home = poll_quic && !oversubscribed ? home_cpu : -1;
+  engine_->waiter().home().set(shm_ && oversubscribed ? home_cpu : home);
   if (endpoint_) endpoint_->set_home(home);
   if (tcp_) tcp_->set_home(home);
-  if (home >= 0) NX_INFO(INIT, "rank %d takes its waiting threads back to core %d", info_.rank, home);
+  if (engine_->waiter().home().cpu() >= 0)
+    NX_INFO(INIT, "rank %d takes its waiting threads back to core %d", info_.rank, engine_->waiter().home().cpu());
   NX_INFO(INIT, "rank %d waits polling%s%s for %lld us%s", info_.rank, shm_ ? " shared memory" : "",
           poll_quic ? (tcp_ ? " the TCP sockets" : " the QUIC socket") : "", static_cast<long long>(spin_ns / 1000),
           oversubscribed ? " (yielding: more ranks than cores)" : poll_quic ? " (yielding now and then after 3 us)" : "");

@@ -10,7 +10,10 @@
 // bound to cores, docs/quic-performance.md). A home per rank (a different core each) takes
 // each of them back there at most every kIntervalNs (one CoreHome per thread or group of
 // threads); the affinity mask is restored at once, so the binding stays what the user
-// asked for and the scheduler may still move the thread.
+// asked for and the scheduler may still move the thread. With more ranks than cores, the
+// ranks that yield the core to each other gather the same way (4 on 2 cores taking turns
+// on one), so there a rank's shared-memory waits have a home too: its local index modulo
+// the cores, two ranks a core.
 #pragma once
 
 #include <atomic>
@@ -20,7 +23,7 @@ namespace nexar {
 
 class CoreHome {
  public:
-  // cpu < 0: no home (bound to one core already, or more ranks than cores).
+  // cpu < 0: no home (bound to one core already, or none chosen: bootstrap/world.cc).
   void set(int cpu) { cpu_.store(cpu, std::memory_order_relaxed); }
   int cpu() const { return cpu_.load(std::memory_order_relaxed); }
 

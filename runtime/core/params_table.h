@@ -42,7 +42,7 @@
   X(NEXAR_SHM_STAGE_CHUNK,  INT,    "0",     "Shared memory: bytes of a work chunk in allreduce shm_stage (0: about two per rank, 16-256 KiB)") \
   X(NEXAR_QUIC_SPIN_US,     DOUBLE, "200",   "QUIC: microseconds a waiting thread polls the UDP socket itself before it sleeps (0: leave everything to the progress thread)") \
   X(NEXAR_TCP_SPIN_US,      DOUBLE, "200",   "TCP: microseconds a waiting thread polls the TCP sockets itself before it sleeps (0: leave everything to the TCP thread)") \
-  X(NEXAR_WAIT_HOME,        BOOL,   "1",     "A rank that polls a QUIC or TCP socket while it waits, unbound (its mask holds several cores) and with no more ranks on its host than cores: its waiting threads and its transport thread, found on another core than the rank's own (one per rank), return there, at most every 2 ms (its mask is kept; 0: the scheduler alone places it)") \
+  X(NEXAR_WAIT_HOME,        BOOL,   "1",     "An unbound rank (its mask holds several cores) that polls a QUIC or TCP socket while it waits, with no more ranks on its host than cores: its waiting threads and its transport thread, found on another core than the rank's own (one per rank), return there, at most every 2 ms; with more ranks on its host than cores, its threads waiting on shared memory return to the rank's core (its local index modulo the cores) likewise (its mask is kept; 0: the scheduler alone places it)") \
   X(NEXAR_RANK,             INT,    "-1",    "Global rank (set by nexrun)") \
   X(NEXAR_WORLD_SIZE,       INT,    "0",     "World size (set by nexrun)") \
   X(NEXAR_LOCAL_RANK,       INT,    "-1",    "Rank on this host (set by nexrun)") \

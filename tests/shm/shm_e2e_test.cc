@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // The shared-memory transport end to end: real ranks under nexrun on one host.
+#include <sched.h>
+
 #include <catch.hpp>
+
+#include <string>
+#include <vector>
 
 #include "integration/p2p_expect.h"
 #include "launcher/rank_run.h"
@@ -80,6 +85,34 @@ TEST_CASE("8 ranks on this machine's cores: waiting ranks sleep instead of burni
     ++pos;
   }
   CHECK(checked >= 6);
+}
+
+TEST_CASE("more ranks than cores: each rank's waits go back to its own core, two ranks a core", "[shm]") {
+  // Unbound, ranks that yield the core to each other gather on one (4 on 2 cores taking
+  // turns: docs/benchmarks.md); each rank's shared-memory waits have a home, its local
+  // index modulo this process's CPUs. NEXAR_WAIT_HOME=0 leaves placement to the scheduler.
+  cpu_set_t mask;
+  REQUIRE(sched_getaffinity(0, sizeof mask, &mask) == 0);
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &mask)) cpus.push_back(c);
+  if (cpus.size() < 2 || cpus.size() > 6) {
+    WARN("not checked: needs 2-6 CPUs to run more ranks than cores, has " << cpus.size());
+    return;
+  }
+  const int np = static_cast<int>(cpus.size()) + 2;
+  Run r = run(np, SHM_PROBE, "clean", kInfo);
+  expect_ok(r, np, "clean left=0");
+  INFO("stderr:\n" << r.err);
+  CHECK(count_of(r.err, "takes its waiting threads back to core") == static_cast<size_t>(np));
+  for (int rank = 0; rank < np; ++rank)
+    CHECK(count_of(r.err, "rank " + std::to_string(rank) + " takes its waiting threads back to core " +
+                              std::to_string(cpus[static_cast<size_t>(rank) % cpus.size()]) + "\n") == 1);
+  std::vector<std::string> off = kInfo;
+  off.push_back("NEXAR_WAIT_HOME=0");
+  r = run(np, SHM_PROBE, "clean", off);
+  expect_ok(r, np, "clean left=0");
+  CHECK(count_of(r.err, "takes its waiting threads back to core") == 0);
 }
 
 TEST_CASE("8 ranks on 2 cores: a ping-pong does not fall to scheduler ticks", "[shm]") {
