@@ -15,8 +15,8 @@ namespace {
 
 // Every collective of a fixed count x every dtype x every op (of those that reduce) x in
 // and out of place, blocking, with random data: on one rank every result is exact (a
-// reduction of one value, AVG divided by 1). 70001 elements lie outside the brk heap (an
-// mmap'd buffer), where the check for device memory asks the dynamic linker.
+// reduction of one value, AVG divided by 1). 13 elements keep it short under the
+// sanitizers; cuda_api_no_plugin runs one on buffers outside the brk heap.
 void every_kind_dtype_op() {
   const Kind kinds[] = {Kind::ALLREDUCE, Kind::BROADCAST, Kind::REDUCE, Kind::ALLGATHER, Kind::REDUCE_SCATTER,
                         Kind::GATHER,    Kind::SCATTER,   Kind::ALLTOALL, Kind::SCAN,    Kind::EXSCAN};
@@ -26,17 +26,15 @@ void every_kind_dtype_op() {
       for (size_t op_i = 0; op_i < (kind_reduces(k) ? 5u : 1u); ++op_i)
         for (bool in_place : {false, true}) {
           if (in_place && k == Kind::BROADCAST) continue;  // in place only
-          for (size_t count : {size_t{13}, size_t{70001}}) {
-            Case c;
-            c.kind = k;
-            c.count = count;
-            c.dtype = d;
-            c.op = kOps[op_i];
-            c.in_place = in_place;
-            c.data = DataKind::RANDOM;
-            c.seed = ++seed;
-            run_checked(c, false);
-          }
+          Case c;
+          c.kind = k;
+          c.count = 13;
+          c.dtype = d;
+          c.op = kOps[op_i];
+          c.in_place = in_place;
+          c.data = DataKind::RANDOM;
+          c.seed = ++seed;
+          run_checked(c, false);
         }
 }
 
