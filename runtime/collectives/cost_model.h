@@ -27,7 +27,7 @@ struct CostModel {
   // b at 5 GB/s the default 5 prices a memcpy at 25 GB/s, below the 31-54 GB/s measured.
   double cma_factor = 5;
   size_t stage_bytes = 64 << 20;  // NEXAR_SHM_STAGE_BYTES: inputs staged while (p + 1) n fits
-  size_t cache_bytes = 32 << 20;  // NEXAR_COST_CACHE_BYTES: the largest CPU cache (0 there: sysconf's)
+  size_t cache_bytes = 32 << 20;  // NEXAR_COST_CACHE_BYTES: the largest CPU cache (0 there: sysfs's)
   // Whether a pipelined algorithm's reductions overlap its transfers: over the network the
   // kernel and the progress thread move the bytes meanwhile; over shared memory the
   // receiving rank moves them itself (a CMA read or a copy out of the ring), so every

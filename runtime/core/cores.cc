@@ -48,9 +48,10 @@ int cpus_in_union(const std::vector<std::string>& masks) {
   return n;
 }
 
-size_t last_level_cache_bytes() {
-  // sysfs first: in a VM the C library's CPUID reading can report the whole package's L3
-  // (256 MiB here) where the cores share 32 MiB.
+namespace {
+// sysfs first: in a VM the C library's CPUID reading can report the whole package's L3
+// (256 MiB here) where the cores share 32 MiB.
+size_t read_last_level_cache_bytes() {
   size_t best = 0;
   int best_level = 0;
   for (int i = 0; i < 16; ++i) {
@@ -69,6 +70,14 @@ size_t last_level_cache_bytes() {
     if (v > 0) return static_cast<size_t>(v);
   }
   return 0;
+}
+}  // namespace
+
+size_t last_level_cache_bytes() {
+  // Read once: the cost model is built per call by the algorithms that plan from it
+  // (ring_pipelined, bucketed), and sysfs costs ~30 file opens.
+  static const size_t bytes = read_last_level_cache_bytes();
+  return bytes;
 }
 
 }  // namespace nexar

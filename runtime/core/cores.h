@@ -25,7 +25,8 @@ std::string affinity_hex();
 int cpus_in_union(const std::vector<std::string>& masks);
 
 // Bytes of the largest cache of CPU 0 (the highest level sysfs lists, else the C
-// library's L3 or L2), 0 when neither can say. The same on every rank of a host.
+// library's L3 or L2), 0 when neither can say; read once per process. The same on every
+// rank of a host.
 size_t last_level_cache_bytes();
 
 }  // namespace nexar
