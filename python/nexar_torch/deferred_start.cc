@@ -11,9 +11,9 @@
 namespace nexar_torch {
 
 namespace {
-// Ticks without a deferral before the starter thread sleeps until the next one (a process
-// that stopped calling collectives costs no wake-ups; one calling them costs one per tick).
-constexpr int kIdleTicks = 200;
+// Time without a deferral before the starter thread sleeps until the next one (a process
+// that stopped calling collectives costs no wake-ups).
+constexpr std::chrono::milliseconds kIdleSpan{200};
 }  // namespace
 
 DeferredStart &DeferredStart::get() {
@@ -60,26 +60,40 @@ bool DeferredStart::take(NexarWork *work) {
   return true;
 }
 
+bool DeferredStart::short_ticks() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return std::chrono::steady_clock::now() < short_ticks_until_;
+}
+
 void DeferredStart::run() {
   pthread_setname_np(pthread_self(), "nexar-starter");  // tells it apart in /proc and profiles
+  using Clock = std::chrono::steady_clock;
   std::unique_lock<std::mutex> lock(mu_);
-  int idle = 0;
+  Clock::duration idle{0};
   for (;;) {
-    if (idle >= kIdleTicks && !pending_) {
+    if (idle >= kIdleSpan && !pending_) {
       sleeping_ = true;
       cv_.wait(lock, [this] { return static_cast<bool>(pending_); });
       sleeping_ = false;
-      idle = 0;
+      idle = Clock::duration{0};
     }
     const uint64_t seen = deferrals_;
     const bool had = static_cast<bool>(pending_);
-    cv_.wait_for(lock, kTick);
+    // A collective handed to the completer thread gets a quiet look: that thread runs it.
+    const bool had_handed = had && pending_->handed_off();
+    const Clock::time_point looked = Clock::now();
+    const bool short_look = had ? !had_handed : looked < short_ticks_until_;
+    cv_.wait_for(lock, short_look ? kTick : kQuietTick);
     if (deferrals_ != seen) {
-      idle = 0;
+      idle = Clock::duration{0};
       continue;
     }
-    ++idle;
-    if (had && pending_) {  // the same collective, pending for a whole tick: nobody needs it soon
+    const Clock::time_point now = Clock::now();
+    idle += now - looked;
+    if (had && pending_) {  // the same collective, pending for a whole look: nobody needs it soon
+      const bool handed = pending_->handed_off();
+      if (handed && short_look) continue;  // handed over during a short look: a quiet one first
+      if (!handed) short_ticks_until_ = now + kAsyncSpan;  // left unattended: look often for a while
       c10::intrusive_ptr<NexarWork> started = start_locked();
       lock.unlock();
       started.reset();

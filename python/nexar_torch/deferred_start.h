@@ -13,14 +13,18 @@
 //   - anything else starts it as nexar's non-blocking call: the next operation on any nexar
 //     group of this process (so every rank still starts its collectives in issue order and
 //     none waits on an operation this process has not started), isCompleted(), the group's
-//     end, and the starter thread once it has waited a whole tick (kTick, 1 ms), so an
-//     async operation nobody looks at still starts (a peer may be waiting for it).
-// The tick stays 1 ms while blocking calls flow (each one's wait takes it at once, so the
-// tick starts nothing): a tick grown to 16 ms in that case measured the np 2 4 B torch
-// all_reduce 3-4x slower on a loaded machine (28-46 us against 6-13 us, the rank's thread
-// waiting 16 us per call for its CPU against 1), the tick's wake-ups cutting short the
-// slices of other processes on the rank's core; the 1 ms tick costs each rank about
-// 13-25 us of CPU per 1 MiB all_reduce at np 4 (docs/benchmarks.md).
+//     end, and the starter thread once it has waited a whole tick, so an async operation
+//     nobody looks at still starts (a peer may be waiting for it).
+// The starter's tick follows what it had to do lately. While every collective is taken by
+// a wait() or a Future (blocking calls, DDP) the starter starts nothing and looks every
+// kQuietTick (10 ms): a 1 ms tick there woke each rank's starter 2-12 times per DDP step,
+// 50-165 us of CPU per step on the rank's core (docs/benchmarks.md). Once it has started a
+// collective (the program leaves async work unattended), it looks every kTick (1 ms) until
+// kAsyncSpan passes without that, so such work starts within 1-2 ms; a collective it finds
+// pending gets a kTick look next, so the first unattended collective of a quiet process
+// starts within kQuietTick + kTick. One handed to the completer thread (a Future) is that
+// thread's to run: the starter gives it a kQuietTick look, and starting it then (the thread
+// is busy with an earlier job) does not count as unattended work.
 // Every start happens under one lock, so a Work found not pending here is fully started.
 #pragma once
 
@@ -48,9 +52,14 @@ class DeferredStart {
   void start(NexarWork *work);
   // True when work was pending: it no longer is, and the caller runs it to completion.
   bool take(NexarWork *work);
+  // Whether the starter looks every kTick now (it started unattended work within kAsyncSpan).
+  bool short_ticks();
 
-  // How long a pending collective waits for its first need before the starter thread starts it.
+  // The starter's look while it has lately started collectives, and otherwise.
   static constexpr std::chrono::microseconds kTick{1000};
+  static constexpr std::chrono::microseconds kQuietTick{10000};
+  // How long the starter keeps the short tick after it last started a collective.
+  static constexpr std::chrono::milliseconds kAsyncSpan{200};
 
  private:
   DeferredStart() = default;
@@ -63,6 +72,7 @@ class DeferredStart {
   std::condition_variable cv_;
   c10::intrusive_ptr<NexarWork> pending_;
   uint64_t deferrals_ = 0;  // counts defer() calls: a tick that sees no change started nothing newer
+  std::chrono::steady_clock::time_point short_ticks_until_{};  // kTick until then, kQuietTick after
   bool thread_started_ = false;
   bool sleeping_ = false;  // the starter waits without a timeout: defer() must wake it
 };

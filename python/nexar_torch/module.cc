@@ -3,6 +3,7 @@
 // nexar_torch._C: makes ProcessGroupNexar objects for the Python side (__init__.py), which
 // registers them with torch.distributed as the backend "nexar". The objects are torch's own
 // ProcessGroup type in Python (torch._C._distributed_c10d.ProcessGroup).
+#include "nexar_torch/deferred_start.h"
 #include "nexar_torch/process_group.h"
 #include "nexar_torch/torch_args.h"
 
@@ -81,4 +82,6 @@ PYBIND11_MODULE(_C, m) {
     nexar_torch::Completer::stop_all();
   }, "Runs every queued completion to its end and stops the threads (at interpreter exit).");
   m.def("_origin", &origin, py::arg("group"), "How a nexar group's communicator was made.");
+  m.def("_starter_short_ticks", [] { return nexar_torch::DeferredStart::get().short_ticks(); },
+        "Whether the starter thread looks every kTick now (it lately started unattended work).");
 }

@@ -217,6 +217,11 @@ c10::intrusive_ptr<c10::ivalue::Future> NexarWork::getFuture() {
   return fut;
 }
 
+bool NexarWork::handed_off() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return in_background_;
+}
+
 void NexarWork::complete_in_background() {
   {
     std::lock_guard<std::mutex> lock(mutex_);

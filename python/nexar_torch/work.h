@@ -94,6 +94,9 @@ class NexarWork final : public c10d::Work {
 
   // Completes the Work (once; later callers wait for the first).
   void complete();
+  // True once the group's Completer thread was asked to complete it (a Future, a dropped
+  // Work): that thread runs it, so nobody has left it unattended.
+  bool handed_off();
 
  private:
   void finish_with(const std::string &error);

@@ -167,7 +167,7 @@ dist.all_reduce(torch.ones(1), async_op=True).get_future().wait()
 names = {open(f"/proc/self/task/{tid}/comm").read().strip() for tid in os.listdir("/proc/self/task")}
 assert {"nexar-starter", "nexar-complete"} <= names, f"no nexar-starter or nexar-complete among {sorted(names)}"
 
-# An async collective this rank does not look at starts anyway (the 1 ms starter tick): rank
+# An async collective this rank does not look at starts anyway (the starter thread): rank
 # 0 waits outside nexar (torch's store) for the other ranks, who finish the all_reduce
 # first; unstarted on rank 0, theirs would never end.
 store = dist.distributed_c10d._get_default_store()
