@@ -97,7 +97,6 @@ Status barrier_of(const std::shared_ptr<comm::Comm>& c) {
 
 // Blocking when req is NULL; otherwise queued, and *req completes it.
 nexar_result_t start_collective(nexar_comm_t comm, const CollArgs& args_in, nexar_request_t* req, bool nonblocking) {
-  if (nexar_result_t r; !nonblocking && run_one_rank_call(comm, args_in, &r)) return r;
   CollArgs args = args_in;
   if (nonblocking) {
     if (!req) return finish(comm, Status(NEXAR_ERR_INVALID_ARGUMENT, "request pointer is NULL"));
@@ -171,20 +170,27 @@ CollArgs bucketed(void* const* bufs, const size_t* counts, size_t nbufs, nexar_d
 
 using nexar::api::start_collective;
 
+// A blocking call of a fixed count: on a communicator of one rank its own route first
+// (api/one_rank_call.h), ahead of the general path and its larger frame.
+nexar_result_t start_blocking(nexar_comm_t comm, const CollArgs& args) {
+  if (nexar_result_t r; nexar::api::run_one_rank_call(comm, args, &r)) return r;
+  return start_collective(comm, args, nullptr, false);
+}
+
 }  // namespace
 
 extern "C" {
 
 NEXAR_API nexar_result_t nexar_allreduce(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
                                          nexar_op_t op, nexar_comm_t comm) {
-  return start_collective(comm, make(CollKind::ALLREDUCE, sendbuf, recvbuf, count, dtype, op), nullptr, false);
+  return start_blocking(comm, make(CollKind::ALLREDUCE, sendbuf, recvbuf, count, dtype, op));
 }
 NEXAR_API nexar_result_t nexar_iallreduce(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
                                           nexar_op_t op, nexar_comm_t comm, nexar_request_t* req) {
   return start_collective(comm, make(CollKind::ALLREDUCE, sendbuf, recvbuf, count, dtype, op), req, true);
 }
 NEXAR_API nexar_result_t nexar_broadcast(void* buf, size_t count, nexar_dtype_t dtype, int root, nexar_comm_t comm) {
-  return start_collective(comm, make(CollKind::BROADCAST, buf, buf, count, dtype, NEXAR_SUM, root), nullptr, false);
+  return start_blocking(comm, make(CollKind::BROADCAST, buf, buf, count, dtype, NEXAR_SUM, root));
 }
 NEXAR_API nexar_result_t nexar_ibroadcast(void* buf, size_t count, nexar_dtype_t dtype, int root, nexar_comm_t comm,
                                           nexar_request_t* req) {
@@ -192,7 +198,7 @@ NEXAR_API nexar_result_t nexar_ibroadcast(void* buf, size_t count, nexar_dtype_t
 }
 NEXAR_API nexar_result_t nexar_reduce(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
                                       nexar_op_t op, int root, nexar_comm_t comm) {
-  return start_collective(comm, make(CollKind::REDUCE, sendbuf, recvbuf, count, dtype, op, root), nullptr, false);
+  return start_blocking(comm, make(CollKind::REDUCE, sendbuf, recvbuf, count, dtype, op, root));
 }
 NEXAR_API nexar_result_t nexar_ireduce(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
                                        nexar_op_t op, int root, nexar_comm_t comm, nexar_request_t* req) {
@@ -200,7 +206,7 @@ NEXAR_API nexar_result_t nexar_ireduce(const void* sendbuf, void* recvbuf, size_
 }
 NEXAR_API nexar_result_t nexar_allgather(const void* sendbuf, void* recvbuf, size_t sendcount, nexar_dtype_t dtype,
                                          nexar_comm_t comm) {
-  return start_collective(comm, make(CollKind::ALLGATHER, sendbuf, recvbuf, sendcount, dtype), nullptr, false);
+  return start_blocking(comm, make(CollKind::ALLGATHER, sendbuf, recvbuf, sendcount, dtype));
 }
 NEXAR_API nexar_result_t nexar_iallgather(const void* sendbuf, void* recvbuf, size_t sendcount, nexar_dtype_t dtype,
                                           nexar_comm_t comm, nexar_request_t* req) {
@@ -208,8 +214,7 @@ NEXAR_API nexar_result_t nexar_iallgather(const void* sendbuf, void* recvbuf, si
 }
 NEXAR_API nexar_result_t nexar_reduce_scatter(const void* sendbuf, void* recvbuf, size_t recvcount,
                                               nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm) {
-  return start_collective(comm, make(CollKind::REDUCE_SCATTER, sendbuf, recvbuf, recvcount, dtype, op), nullptr,
-                          false);
+  return start_blocking(comm, make(CollKind::REDUCE_SCATTER, sendbuf, recvbuf, recvcount, dtype, op));
 }
 NEXAR_API nexar_result_t nexar_ireduce_scatter(const void* sendbuf, void* recvbuf, size_t recvcount,
                                                nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm,
@@ -218,8 +223,7 @@ NEXAR_API nexar_result_t nexar_ireduce_scatter(const void* sendbuf, void* recvbu
 }
 NEXAR_API nexar_result_t nexar_gather(const void* sendbuf, void* recvbuf, size_t sendcount, nexar_dtype_t dtype,
                                       int root, nexar_comm_t comm) {
-  return start_collective(comm, make(CollKind::GATHER, sendbuf, recvbuf, sendcount, dtype, NEXAR_SUM, root), nullptr,
-                          false);
+  return start_blocking(comm, make(CollKind::GATHER, sendbuf, recvbuf, sendcount, dtype, NEXAR_SUM, root));
 }
 NEXAR_API nexar_result_t nexar_igather(const void* sendbuf, void* recvbuf, size_t sendcount, nexar_dtype_t dtype,
                                        int root, nexar_comm_t comm, nexar_request_t* req) {
@@ -228,8 +232,7 @@ NEXAR_API nexar_result_t nexar_igather(const void* sendbuf, void* recvbuf, size_
 }
 NEXAR_API nexar_result_t nexar_scatter(const void* sendbuf, void* recvbuf, size_t recvcount, nexar_dtype_t dtype,
                                        int root, nexar_comm_t comm) {
-  return start_collective(comm, make(CollKind::SCATTER, sendbuf, recvbuf, recvcount, dtype, NEXAR_SUM, root), nullptr,
-                          false);
+  return start_blocking(comm, make(CollKind::SCATTER, sendbuf, recvbuf, recvcount, dtype, NEXAR_SUM, root));
 }
 NEXAR_API nexar_result_t nexar_iscatter(const void* sendbuf, void* recvbuf, size_t recvcount, nexar_dtype_t dtype,
                                         int root, nexar_comm_t comm, nexar_request_t* req) {
@@ -238,7 +241,7 @@ NEXAR_API nexar_result_t nexar_iscatter(const void* sendbuf, void* recvbuf, size
 }
 NEXAR_API nexar_result_t nexar_alltoall(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
                                         nexar_comm_t comm) {
-  return start_collective(comm, make(CollKind::ALLTOALL, sendbuf, recvbuf, count, dtype), nullptr, false);
+  return start_blocking(comm, make(CollKind::ALLTOALL, sendbuf, recvbuf, count, dtype));
 }
 NEXAR_API nexar_result_t nexar_ialltoall(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
                                          nexar_comm_t comm, nexar_request_t* req) {
@@ -246,7 +249,7 @@ NEXAR_API nexar_result_t nexar_ialltoall(const void* sendbuf, void* recvbuf, siz
 }
 NEXAR_API nexar_result_t nexar_scan(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
                                     nexar_op_t op, nexar_comm_t comm) {
-  return start_collective(comm, make(CollKind::SCAN, sendbuf, recvbuf, count, dtype, op), nullptr, false);
+  return start_blocking(comm, make(CollKind::SCAN, sendbuf, recvbuf, count, dtype, op));
 }
 NEXAR_API nexar_result_t nexar_iscan(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
                                      nexar_op_t op, nexar_comm_t comm, nexar_request_t* req) {
@@ -254,14 +257,14 @@ NEXAR_API nexar_result_t nexar_iscan(const void* sendbuf, void* recvbuf, size_t 
 }
 NEXAR_API nexar_result_t nexar_exscan(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
                                       nexar_op_t op, nexar_comm_t comm) {
-  return start_collective(comm, make(CollKind::EXSCAN, sendbuf, recvbuf, count, dtype, op), nullptr, false);
+  return start_blocking(comm, make(CollKind::EXSCAN, sendbuf, recvbuf, count, dtype, op));
 }
 NEXAR_API nexar_result_t nexar_iexscan(const void* sendbuf, void* recvbuf, size_t count, nexar_dtype_t dtype,
                                        nexar_op_t op, nexar_comm_t comm, nexar_request_t* req) {
   return start_collective(comm, make(CollKind::EXSCAN, sendbuf, recvbuf, count, dtype, op), req, true);
 }
 NEXAR_API nexar_result_t nexar_barrier(nexar_comm_t comm) {
-  return start_collective(comm, make(CollKind::BARRIER, nullptr, nullptr, 0, NEXAR_UINT8), nullptr, false);
+  return start_blocking(comm, make(CollKind::BARRIER, nullptr, nullptr, 0, NEXAR_UINT8));
 }
 NEXAR_API nexar_result_t nexar_ibarrier(nexar_comm_t comm, nexar_request_t* req) {
   return start_collective(comm, make(CollKind::BARRIER, nullptr, nullptr, 0, NEXAR_UINT8), req, true);

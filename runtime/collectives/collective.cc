@@ -19,7 +19,7 @@ namespace {
 // choice, TRACE every call.
 std::atomic<const AlgoDesc*> g_last_logged[kCollKindCount];
 
-void log_choice(const CollArgs& a, int p, CollTransport t, const Choice& c) {
+void write_choice(const CollArgs& a, int p, CollTransport t, const Choice& c) {
   const char* why = c.forced ? "forced by NEXAR_ALGO" : "lowest modelled cost";
   NX_TRACE(COLL, "%s: %.0f bytes, %d ranks, %s -> %s (%.1f us, %s)", coll_kind_name(a.kind), collective_bytes(a, p), p,
            coll_transport_name(t), c.algo->name, c.cost_us, why);
@@ -28,6 +28,14 @@ void log_choice(const CollArgs& a, int p, CollTransport t, const Choice& c) {
   if (last.load(std::memory_order_relaxed) != c.algo && last.exchange(c.algo) != c.algo)
     NX_INFO(COLL, "%s: %.0f bytes, %d ranks, %s -> %s (%.1f us, %s)", coll_kind_name(a.kind), collective_bytes(a, p), p,
             coll_transport_name(t), c.algo->name, c.cost_us, why);
+}
+
+// The usual case, the choice last logged again without TRACE, is two loads here; the rest
+// (write_choice) is out of line.
+inline void log_choice(const CollArgs& a, int p, CollTransport t, const Choice& c) {
+  if (g_last_logged[static_cast<int>(a.kind)].load(std::memory_order_relaxed) != c.algo ||
+      log_enabled(LogLevel::TRACE, COLL))
+    write_choice(a, p, t, c);
 }
 
 }  // namespace

@@ -4,10 +4,10 @@
 // and check_count: the largest buffer any call accepts (point to point uses it too).
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 
 #include "collectives/collective.h"
 #include "core/dtype.h"
+#include "core/raw_enum.h"
 
 namespace nexar::coll {
 
@@ -16,16 +16,6 @@ Status invalid(const CollArgs& a, const std::string& what) {
 }
 
 namespace {
-
-// The value of a C enum argument read as an int: a caller may pass any int, and loading
-// an out-of-range value as the enum type is undefined behaviour (UBSan: -fsanitize=enum).
-template <typename E>
-int raw_value(const E& e) {
-  static_assert(sizeof(E) == sizeof(int));
-  int v;
-  std::memcpy(&v, &e, sizeof v);
-  return v;
-}
 
 // Small factors (every call but a huge one): their product cannot overflow 64 bits, so
 // it is compared at once, without check_count's two divisions (tens of cycles each).

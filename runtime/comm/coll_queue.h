@@ -63,14 +63,14 @@ class CollQueue {
     end_inline();
     return st;
   }
-  // Runs fn() on the caller's thread when the queue is idle (true); else runs nothing and
-  // returns false.
+  // Runs fn() on the caller's thread when the queue is idle and returns what it returns
+  // (false: fn found the call is not for it); else runs nothing and returns false.
   template <class Fn>
   bool try_run_inline(const Fn& fn) {
     if (!try_begin_inline()) return false;
-    fn();
+    const bool ran = fn();
     end_inline();
-    return true;
+    return ran;
   }
   // Queues task for the worker.
   void submit(const CollTaskPtr& task);

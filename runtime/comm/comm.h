@@ -15,6 +15,7 @@
 #include "collectives/choice_cache.h"
 #include "comm/call_words.h"
 #include "comm/coll_queue.h"
+#include "comm/passed_call.h"
 #include "collectives/peer_pattern.h"
 #include "comm/context_registry.h"
 #include "core/topology.h"
@@ -126,10 +127,12 @@ class Comm {
   // revoked parent's area) get theirs before their first collective.
   void set_slot_area(std::unique_ptr<SlotArea> a) { slots_ = std::move(a); }
   CollQueue& collectives() { return colls_; }
-  // The last algorithm choice and call words per collective kind: touched only by the
-  // thread running this communicator's collective (as next_collective_seq).
+  // The last algorithm choice and call words per collective kind, and the last call that
+  // passed its checks: touched only by the thread running this communicator's collective
+  // (as next_collective_seq).
   coll::ChoiceCache& choice_cache() { return choices_; }
   CallWordsCache& call_words() { return call_words_; }
+  PassedCallCache& passed_call() { return passed_call_; }
   // The flight recorder of this communicator's calls (trace/comm_recorder.h).
   trace::CommRecorder& recorder() { return recorder_; }
   // The sequence number of the next collective (every rank runs them in the same order).
@@ -169,6 +172,7 @@ class Comm {
   std::atomic<uint32_t> coll_seq_{0};
   coll::ChoiceCache choices_;
   CallWordsCache call_words_;
+  PassedCallCache passed_call_;
   std::atomic<uint32_t> children_{0};
   std::atomic<uint32_t> shrinks_{0};
   std::unique_ptr<SlotArea> slots_;

@@ -82,6 +82,7 @@ std::vector<std::string> load(LogState& s) {
   s.file_pattern = param::NEXAR_DEBUG_FILE.get();
   gethostname(s.host, sizeof(s.host) - 1);
   if (char* dot = std::strchr(s.host, '.')) *dot = '\0';
+  log_detail::g_gate.store(static_cast<uint64_t>(level + 1) << 32 | s.mask.load(), std::memory_order_release);
   return problems;
 }
 
@@ -176,7 +177,9 @@ void load_once(LogState& s) {
 
 }  // namespace
 
-bool log_enabled(LogLevel level, LogSubsys subsys) {
+std::atomic<uint64_t> log_detail::g_gate{0};
+
+bool log_detail::enabled_first(LogLevel level, LogSubsys subsys) {
   LogState& s = state();
   load_once(s);
   return static_cast<int>(level) <= s.level.load(std::memory_order_relaxed) &&

@@ -7,6 +7,7 @@
 // (a warning names the source line that printed it, as NCCL's do).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace nexar {
@@ -25,7 +26,20 @@ enum LogSubsys : uint32_t {
   ALL_SUBSYS = 0xffffffffu,
 };
 
-bool log_enabled(LogLevel level, LogSubsys subsys);
+namespace log_detail {
+// (level + 1) << 32 | the subsystem mask once NEXAR_DEBUG* were read, 0 before: the check
+// every collective makes (its choice's log line) is then one load and two compares, inline.
+extern std::atomic<uint64_t> g_gate;
+// log_enabled's answer after reading NEXAR_DEBUG* (the first check of the process).
+bool enabled_first(LogLevel level, LogSubsys subsys);
+}  // namespace log_detail
+
+inline bool log_enabled(LogLevel level, LogSubsys subsys) {
+  const uint64_t gate = log_detail::g_gate.load(std::memory_order_acquire);
+  if (gate == 0) [[unlikely]]
+    return log_detail::enabled_first(level, subsys);
+  return static_cast<uint64_t>(level) < (gate >> 32) && (static_cast<uint32_t>(gate) & subsys) != 0;
+}
 // file: __FILE__ of the caller; WARN lines show its last two path parts and line.
 void log_write(LogLevel level, LogSubsys subsys, const char* file, int line, const char* fmt, ...)
     __attribute__((format(printf, 5, 6)));

@@ -3,6 +3,7 @@
 #include "device/staged_collective.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "comm/comm_coll_context.h"
@@ -112,8 +113,23 @@ bool any_device_buffer(const coll::CollArgs& a, int rank, int size) {
 
 bool heap_buffers_only(const coll::CollArgs& a, int rank, int size) {
   if (a.kind == CollKind::ALLREDUCE_BUCKETED || coll::kind_traits(a.kind).vector) return false;
+  uintptr_t lo, hi;
+  buffer_span(a, rank, size, &lo, &hi);
+  return span_in_brk_heap(lo, hi);
+}
+
+void buffer_span(const coll::CollArgs& a, int rank, int size, uintptr_t* lo, uintptr_t* hi) {
   const size_t in = input_bytes(a, rank, size), out = output_bytes(a, rank, size);
-  return (!in || in_brk_heap(input_ptr(a, rank), in)) && (!out || in_brk_heap(a.recvbuf, out));
+  const auto i = reinterpret_cast<uintptr_t>(input_ptr(a, rank)), o = reinterpret_cast<uintptr_t>(a.recvbuf);
+  uintptr_t l = UINTPTR_MAX, h = 0;
+  if (in) l = i, h = i + in;
+  if (out) l = std::min(l, o), h = std::max(h, o + out);
+  *lo = h ? l : 0;
+  *hi = h;
+}
+
+bool span_in_brk_heap(uintptr_t lo, uintptr_t hi) {
+  return lo == hi || in_brk_heap(reinterpret_cast<const void*>(lo), hi - lo);
 }
 
 bool all_device_buffers(const coll::CollArgs& a, int rank, int size) {
