@@ -6,6 +6,7 @@
 // Inside a group (api_group.h) a collective is only posted and queued when the group ends.
 #include "api/api_group.h"
 #include "api/api_state.h"
+#include "api/call_checks.h"
 #include "api/one_rank_call.h"
 #include "collectives/collective.h"
 #include "comm/coll_trace.h"
@@ -71,16 +72,28 @@ Status check_local(const std::shared_ptr<comm::Comm>& c, const CollArgs& args, c
 // open, arguments that pass the checks every call runs, host buffers. It runs on the
 // caller's thread when the queue is idle (on one rank: run_collective's copy at once),
 // with none of the general path's Status moves, device task or group handling, which
-// were a fifth of a one-rank call (docs/benchmarks.md). False when the call is not that
-// case, errors included: start_collective then runs it, so each error is still reported
-// by the one path that reports it.
+// were a fifth of a one-rank call (docs/benchmarks.md). On an idle queue the checks run
+// under its claim, so a loop's same call is checked once (api/call_checks.h). False when
+// the call is not that case, errors included: start_collective then runs it, so each
+// error is still reported by the one path that reports it.
 bool run_plain_blocking(nexar_comm_t comm, const CollArgs& args, nexar_result_t* result) {
   if (group::active()) return false;
   comm::Comm* c = comm->comm.get();
+  Status st;
+  // As below: the caller blocks, so c outlives the call; c is not asked again whether it
+  // is usable.
+  if (c->collectives().try_run_inline([&] {
+        if (!plain_checks_pass(*c, args)) return false;
+        st = comm::run_collective(*c, args, 0, true);
+        return true;
+      })) {
+    *result = finish(comm, st);
+    return true;
+  }
+  // Behind others (or refused: checked again here, then by start_collective, which reports
+  // the error): it waits as a task recorded as queued.
   if (!coll::validate_collective_args(args, c->rank(), c->size()).ok() || !device::host_only_call(*c, args))
     return false;
-  // As below: the caller blocks, so c outlives the call; behind others it waits as a
-  // task recorded as queued; c is not asked again whether it is usable.
   *result = finish(comm, c->collectives().run_blocking_fn([c, &args] { return comm::run_collective(*c, args, 0, true); },
                                                         [&] { return task_for(comm->comm, args, nullptr); }));
   return true;

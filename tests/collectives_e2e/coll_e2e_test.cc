@@ -112,6 +112,13 @@ TEST_CASE("communicators of one rank: exact results, every error, revoked and ab
   }
 }
 
+// Two ranks over shared memory (the shared-slot algorithms, as a loop's small calls run):
+// each argument made wrong right after a call that passed, which is remembered (comm/passed_call.h).
+TEST_CASE("np 2: each argument made wrong after a call that passed is refused", "[e2e][correct]") {
+  const Run r = probe(2, "passed_call", {"NEXAR_TIMEOUT=60"});
+  expect_ok(r, 2, "passed_call", "np 2, calls that passed, then wrong arguments");
+}
+
 TEST_CASE("every collective and algorithm on 5, 11 and 16 ranks", "[e2e][.long]") {
   for (int np : {5, 11, 16}) run_world(np, true);
 }

@@ -4,9 +4,8 @@
 // rank) and a dup of one (MPI_COMM_SELF's shape). On each, the scenarios the world runs
 // (every collective in and out of place, every dtype x op, blocking calls amid
 // non-blocking ones, every local argument error) and every collective x dtype x op in and
-// out of place, each argument made wrong right after a call that passed, then one revoked
+// out of place, each argument made wrong right after a call that passed (e2e_passed_call.cc), then one revoked
 // and one aborted: their calls report the error and write nothing.
-#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -38,43 +37,6 @@ void every_kind_dtype_op() {
           c.seed = ++seed;
           run_checked(c, false);
         }
-}
-
-// A call that passed is remembered with its arguments (comm/passed_call.h): the same call
-// with any one argument made wrong must still be refused, naming it, and write nothing,
-// and the right call still give the right result after it.
-void refused_after_passing(nexar_comm_t c) {
-  int32_t in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8];
-  const auto right = [&] { return nexar_allreduce(in, out, 8, NEXAR_INT32, NEXAR_MAX, c); };
-  const auto expect = [&](nexar_result_t got, const char* word, const std::string& call) {
-    const std::string msg = nexar_comm_last_error(c);
-    E2E_CHECK(got == NEXAR_ERR_INVALID_ARGUMENT, call + " after a passing call returned " + nexar_result_string(got));
-    E2E_CHECK(msg.find(word) != std::string::npos, call + ": message '" + msg + "' does not name " + word);
-    for (int32_t v : out) E2E_CHECK(v == -1, call + " wrote its output");
-  };
-  const auto after_right = [&](const char* word, const std::string& call, auto wrong) {
-    E2E_OK(right());
-    for (int i = 0; i < 8; ++i) E2E_CHECK(out[i] == in[i], "allreduce MAX on one rank: element " + std::to_string(i));
-    std::fill(out, out + 8, -1);
-    expect(wrong(), word, call);
-  };
-  after_right("sendbuf", "sendbuf NULL", [&] { return nexar_allreduce(nullptr, out, 8, NEXAR_INT32, NEXAR_MAX, c); });
-  after_right("recvbuf", "recvbuf NULL", [&] { return nexar_allreduce(in, nullptr, 8, NEXAR_INT32, NEXAR_MAX, c); });
-  after_right("count", "count SIZE_MAX / 2",
-              [&] { return nexar_allreduce(in, out, SIZE_MAX / 2, NEXAR_INT32, NEXAR_MAX, c); });
-  after_right("dtype", "dtype 99",
-              [&] { return nexar_allreduce(in, out, 8, static_cast<nexar_dtype_t>(99), NEXAR_MAX, c); });
-  after_right("op", "op 42", [&] { return nexar_allreduce(in, out, 8, NEXAR_INT32, static_cast<nexar_op_t>(42), c); });
-  // The same buffers, count, dtype and op under another kind, whose root is wrong.
-  after_right("root", "reduce root 1", [&] { return nexar_reduce(in, out, 8, NEXAR_INT32, NEXAR_MAX, 1, c); });
-  E2E_OK(nexar_reduce(in, out, 8, NEXAR_INT32, NEXAR_MAX, 0, c));
-  std::fill(out, out + 8, -1);
-  expect(nexar_reduce(in, out, 8, NEXAR_INT32, NEXAR_MAX, -1, c), "root", "reduce root -1 after root 0");
-  // A barrier between two calls (as a benchmark's loop) leaves the allreduce remembered.
-  E2E_OK(nexar_barrier(c));
-  after_right("recvbuf", "recvbuf NULL after a barrier",
-              [&] { return nexar_allreduce(in, nullptr, 8, NEXAR_INT32, NEXAR_MAX, c); });
-  E2E_OK(right());
 }
 
 // Runs the world's scenarios with c standing in for the world.

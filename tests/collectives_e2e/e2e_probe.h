@@ -33,6 +33,9 @@ void scenario_nonblocking();  // several outstanding, mixed with blocking, compl
 void scenario_invalid();      // local argument errors leave the communicator usable
 void scenario_algo_error();   // NEXAR_ALGO names an algorithm that cannot run: every rank fails alike
 void scenario_one_rank();     // communicators of one rank (split, dup): the above on each, then revoked and aborted
+void scenario_passed_call();  // each argument made wrong right after a call that passed
+// The same on communicator c (e2e_passed_call.cc); every rank of c calls it.
+void refused_after_passing(nexar_comm_t c);
 // Ranks disagree (what: count, dtype, op, root, kind, order): every rank gets MISMATCH.
 void scenario_mismatch(const std::string& what);
 
