@@ -2,7 +2,6 @@
 // Copyright 2026 The nexar authors
 #include "api/call_checks.h"
 
-#include "device/cuda_detect.h"
 #include "device/device_collective.h"
 #include "device/staged_collective.h"
 
@@ -19,11 +18,7 @@ bool plain_checks_pass(comm::Comm& c, const coll::CollArgs& args) {
     device::buffer_span(args, c.rank(), c.size(), &lo, &hi);
     last.remember(args, lo, hi);
   }
-  // A barrier's question is whether a CUDA stream is set, not where its buffers are.
-  if (args.kind == coll::CollKind::BARRIER) return device::host_only_call(c, args);
-  // host_only_call's own test for these kinds, with the span remembered: host memory for
-  // sure in the brk heap, or when no CUDA driver is loaded.
-  return device::span_in_brk_heap(last.span_lo(args.kind), last.span_hi(args.kind)) || !device::cuda_driver_loaded();
+  return device::host_only_span(c, args.kind, last.span_lo(args.kind), last.span_hi(args.kind));
 }
 
 }  // namespace nexar::api

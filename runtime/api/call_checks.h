@@ -13,8 +13,9 @@ namespace nexar::api {
 // Whether args pass validate_collective_args(args, c.rank(), c.size()) and
 // device::host_only_call. A call of a fixed count is checked once for a loop's same
 // arguments (comm/passed_call.h), but for the brk heap's end, read on every call (the heap
-// may shrink), and, for buffers outside the heap, whether a CUDA driver is loaded. The caller holds c's collective queue (CollQueue::try_run_inline), which
-// gives c's remembered call one thread at a time.
+// may shrink), and, for buffers outside the heap, whether a CUDA driver is loaded
+// (device::host_only_span of the remembered span). The caller holds c's collective queue
+// (CollQueue::try_run_inline), which gives c's remembered call one thread at a time.
 bool plain_checks_pass(comm::Comm& c, const coll::CollArgs& args);
 
 }  // namespace nexar::api

@@ -5,7 +5,7 @@
 // rank. The check reads nothing of such a call but its kind, buffers, count, dtype, op and
 // root (and the communicator's rank and size, fixed), nor does the span, so the same
 // arguments again pass again and span as much: a loop calling with the same buffers checks
-// them once (api/one_rank_call.cc), a barrier between its calls included. Used only by the
+// them once (api/call_checks.h), a barrier between its calls included. Used only by the
 // thread holding the communicator's collective queue (as CallWordsCache): no lock.
 #pragma once
 

@@ -58,11 +58,19 @@ Status refuse_device_vector(const coll::CollArgs& a) {
 }  // namespace
 
 bool host_only_call(const comm::Comm& c, const coll::CollArgs& a) {
-  if (a.kind == CollKind::BARRIER) {
+  if (a.kind == CollKind::BARRIER) return host_only_span(c, a.kind, 0, 0);
+  if (a.kind == CollKind::ALLREDUCE_BUCKETED || coll::kind_traits(a.kind).vector) return !cuda_driver_loaded();
+  uintptr_t lo, hi;
+  buffer_span(a, c.rank(), c.size(), &lo, &hi);
+  return host_only_span(c, a.kind, lo, hi);
+}
+
+bool host_only_span(const comm::Comm& c, CollKind kind, uintptr_t lo, uintptr_t hi) {
+  if (kind == CollKind::BARRIER) {  // whether a CUDA stream is set, not where buffers are
     std::shared_ptr<DeviceComm> d = find_device_comm(c);
     return !d || !d->user_stream();
   }
-  return heap_buffers_only(a, c.rank(), c.size()) || !cuda_driver_loaded();
+  return span_in_brk_heap(lo, hi) || !cuda_driver_loaded();
 }
 
 Status device_collective_task(const std::shared_ptr<comm::Comm>& c, const coll::CollArgs& a, comm::CollTaskPtr* task) {

@@ -4,6 +4,8 @@
 // host staging. The API layer asks for the task; null means "host buffers: run as usual".
 #pragma once
 
+#include <cstdint>
+
 #include <memory>
 
 #include "collectives/collective.h"
@@ -22,5 +24,8 @@ Status device_collective_task(const std::shared_ptr<comm::Comm>& c, const coll::
 // memory for sure (in the brk heap, or no CUDA driver loaded) or, for a barrier, no CUDA
 // stream is set. Asks no more than device_collective_task does on such a call.
 bool host_only_call(const comm::Comm& c, const coll::CollArgs& a);
+// host_only_call for a call of a fixed count of this kind whose buffers span [lo, hi) on
+// this rank (staged_collective.h's buffer_span; the plain blocking path remembers it).
+bool host_only_span(const comm::Comm& c, coll::CollKind kind, uintptr_t lo, uintptr_t hi);
 
 }  // namespace nexar::device

@@ -111,13 +111,6 @@ bool any_device_buffer(const coll::CollArgs& a, int rank, int size) {
          (output_bytes(a, rank, size) && memory_kind(a.recvbuf) == MemKind::DEVICE);
 }
 
-bool heap_buffers_only(const coll::CollArgs& a, int rank, int size) {
-  if (a.kind == CollKind::ALLREDUCE_BUCKETED || coll::kind_traits(a.kind).vector) return false;
-  uintptr_t lo, hi;
-  buffer_span(a, rank, size, &lo, &hi);
-  return span_in_brk_heap(lo, hi);
-}
-
 void buffer_span(const coll::CollArgs& a, int rank, int size, uintptr_t* lo, uintptr_t* hi) {
   const size_t in = input_bytes(a, rank, size), out = output_bytes(a, rank, size);
   const auto i = reinterpret_cast<uintptr_t>(input_ptr(a, rank)), o = reinterpret_cast<uintptr_t>(a.recvbuf);

@@ -20,13 +20,12 @@ size_t output_bytes(const coll::CollArgs& a, int rank, int size);
 
 // Whether a buffer of the call that this rank reads or writes is device memory.
 bool any_device_buffer(const coll::CollArgs& a, int rank, int size);
-// Whether every buffer this rank reads or writes is in the brk heap (host memory for sure,
-// cuda_detect.h's in_brk_heap). False for the kinds whose buffers are in arrays.
-bool heap_buffers_only(const coll::CollArgs& a, int rank, int size);
 // Of a kind with a fixed count: [*lo, *hi) from the lowest start to the highest end of the
-// buffers this rank reads or writes (lo == hi when it touches none). The heap is one range,
-// so they all lie in it when this span does: heap_buffers_only is span_in_brk_heap of it.
+// buffers this rank reads or writes (lo == hi when it touches none).
 void buffer_span(const coll::CollArgs& a, int rank, int size, uintptr_t* lo, uintptr_t* hi);
+// Whether [lo, hi) lies in the brk heap (host memory for sure, cuda_detect.h's in_brk_heap;
+// true when empty). The heap is one range, so a call's buffers all lie in it when their
+// span does.
 bool span_in_brk_heap(uintptr_t lo, uintptr_t hi);
 // Whether every buffer this rank reads or writes is device memory (and at least one is).
 bool all_device_buffers(const coll::CollArgs& a, int rank, int size);
