@@ -11,6 +11,7 @@
 #include "core/core_home.h"
 #include "core/cores.h"
 #include "core/params.h"
+#include "core/thread_name.h"
 #include "trace/flight_recorder.h"
 
 #include <sched.h>
@@ -122,6 +123,7 @@ Status World::start_endpoint() {
   NX_RETURN_IF_ERROR(select_address_from_params(info_.rendezvous, &cfg.bind_address));
   cfg.accept_alpns = {quic_link::kAlpn};
   NX_RETURN_IF_ERROR(quic::Endpoint::create(cfg, &endpoint_));
+  endpoint_->post([] { name_this_thread("nexar-quic"); });  // the rank's progress thread
   NX_INFO(NET, "rank %d listening on %s", info_.rank, endpoint_->local_address().c_str());
   const std::string transport = param::NEXAR_TRANSPORT.get();
   if (transport != "auto" && transport != "quic" && transport != "tcp")
@@ -177,6 +179,7 @@ Status World::start_tcp(const std::string& bind_ip) {
   else
     NX_RETURN_IF_ERROR(tcp::Credential::load(info_.credentials, &hc.credential).with_context("loading the job credential"));
   NX_RETURN_IF_ERROR(tcp::Hub::create(hc, &tcp_));
+  tcp_->post([] { name_this_thread("nexar-tcp"); });
   NX_INFO(NET, "rank %d: data between ranks goes over TCP from %s, NOT encrypted (NEXAR_TRANSPORT=tcp; membership is "
           "proven at connect)", info_.rank, tcp_->local_address().c_str());
   for (int p = 0; p < info_.world_size; ++p) {

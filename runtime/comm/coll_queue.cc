@@ -2,6 +2,8 @@
 // Copyright 2026 The nexar authors
 #include "comm/coll_queue.h"
 
+#include "core/thread_name.h"
+
 namespace nexar::comm {
 
 void CollTask::run() {
@@ -73,6 +75,7 @@ void CollQueue::submit(const CollTaskPtr& task) {
 }
 
 void CollQueue::worker_loop() {
+  name_this_thread("nexar-coll");
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     cv_.wait(lock, [&] {

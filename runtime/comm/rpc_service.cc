@@ -9,6 +9,7 @@
 #include "comm/comm.h"
 #include "comm/rpc_wire.h"
 #include "core/log.h"
+#include "core/thread_name.h"
 #include "transport/shm/shm_hub.h"
 
 namespace nexar::comm::rpc {
@@ -49,6 +50,7 @@ void Service::on_arrival() {
 }
 
 void Service::loop() {
+  name_this_thread("nexar-rpc");
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);

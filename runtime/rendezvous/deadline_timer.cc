@@ -2,6 +2,8 @@
 // Copyright 2026 The nexar authors
 #include "rendezvous/deadline_timer.h"
 
+#include "core/thread_name.h"
+
 namespace nexar::rendezvous {
 
 DeadlineTimer::DeadlineTimer(std::function<void()> on_due)
@@ -26,6 +28,7 @@ void DeadlineTimer::arm(Clock::time_point t) {
 }
 
 void DeadlineTimer::run() {
+  name_this_thread("nexar-rdv-timer");
   std::unique_lock<std::mutex> lock(mu_);
   while (!stop_) {
     if (!next_) {

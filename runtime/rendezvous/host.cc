@@ -3,6 +3,7 @@
 #include "rendezvous/host.h"
 
 #include "core/log.h"
+#include "core/thread_name.h"
 
 namespace nexar::rendezvous {
 
@@ -15,6 +16,7 @@ Status Host::start(std::shared_ptr<tls::Context> tls, const std::string& bind_ip
   config.bind_address = bind_ip;
   config.accept_alpns = {"h3"};
   NX_RETURN_IF_ERROR(quic::Endpoint::create(config, &h->endpoint_).with_context("rendezvous endpoint"));
+  h->endpoint_->post([] { name_this_thread("nexar-rdv"); });
   NX_RETURN_IF_ERROR(
       Server::start(h->endpoint_.get(), std::move(status_json), &h->server_).with_context("rendezvous server"));
   h->address_ = h->endpoint_->local_address();

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/thread_name.h"
 #include "trace/trace_log.h"
 
 namespace nexar::trace {
@@ -42,6 +43,7 @@ void on_signal(int sig) {
 }
 
 void writer() {
+  name_this_thread("nexar-trace");
   char c;
   while (read(g_wake[0], &c, 1) < 0 && errno == EINTR) {
   }

@@ -26,8 +26,8 @@ store = dist.distributed_c10d._get_default_store()
 
 
 def starter_tid():
-    """The starter thread: the one named nexar-starter before any async start (threads
-    libnexar starts from it later inherit the name). It names itself once running."""
+    """The starter thread, the one thread named nexar-starter (it names itself once running;
+    libnexar's threads it starts, such as the collective worker, carry their own names)."""
     deadline = time.monotonic() + 10
     while True:
         tids = [tid for tid in os.listdir("/proc/self/task")
@@ -105,5 +105,7 @@ else:
     dist.all_reduce(t)
     store.set("starter_check/reduced1", "1")
 same(t, torch.full((4,), 3.0), "unattended all_reduce started by the starter")
+assert starter_tid() == tid, "the starter thread changed"  # and no other thread took its name
+
 
 done("torch_starter")
