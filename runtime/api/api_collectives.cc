@@ -68,30 +68,39 @@ Status check_local(const std::shared_ptr<comm::Comm>& c, const CollArgs& args, c
   return device::device_collective_task(c, args, task);
 }
 
+// The plain case of a blocking call on a communicator found usable, outside any group, on
+// an idle queue: it claims the queue and checks under the claim (arguments that pass the
+// checks every call runs, host buffers), so a loop's same call is checked once and runs
+// what it ran before (api/call_checks.h, comm::run_passed_call), on the caller's thread
+// (on one rank: run_collective's copy at once), with none of the general path's Status
+// moves, device task or group handling. False when the call is not that case, errors
+// included, with nothing done.
+bool run_plain_idle(nexar_comm_t comm, const CollArgs& args, nexar_result_t* result) {
+  comm::Comm* c = comm->comm.get();
+  Status st;
+  // The caller blocks, so c outlives the call; c is not asked again whether it is usable.
+  if (!c->collectives().try_run_inline([&] {
+        if (!plain_checks_pass(*c, args)) return false;
+        st = remembered_kind(args.kind) ? comm::run_passed_call(*c, args, c->passed_call().run(args.kind))
+                                        : comm::run_collective(*c, args, 0, true);
+        return true;
+      }))
+    return false;
+  *result = finish(comm, st);
+  return true;
+}
+
 // The plain case of a blocking call on a communicator check_comm found usable: no group
-// open, arguments that pass the checks every call runs, host buffers. It runs on the
-// caller's thread when the queue is idle (on one rank: run_collective's copy at once),
-// with none of the general path's Status moves, device task or group handling, which
-// were a fifth of a one-rank call (docs/benchmarks.md). On an idle queue the checks run
-// under its claim, so a loop's same call is checked once (api/call_checks.h). False when
+// open, arguments that pass the checks every call runs, host buffers. On an idle queue
+// run_plain_idle runs it; behind others it waits as a task recorded as queued. False when
 // the call is not that case, errors included: start_collective then runs it, so each
 // error is still reported by the one path that reports it.
 bool run_plain_blocking(nexar_comm_t comm, const CollArgs& args, nexar_result_t* result) {
   if (group::active()) return false;
-  comm::Comm* c = comm->comm.get();
-  Status st;
-  // As below: the caller blocks, so c outlives the call; c is not asked again whether it
-  // is usable.
-  if (c->collectives().try_run_inline([&] {
-        if (!plain_checks_pass(*c, args)) return false;
-        st = comm::run_collective(*c, args, 0, true);
-        return true;
-      })) {
-    *result = finish(comm, st);
-    return true;
-  }
+  if (run_plain_idle(comm, args, result)) return true;
   // Behind others (or refused: checked again here, then by start_collective, which reports
   // the error): it waits as a task recorded as queued.
+  comm::Comm* c = comm->comm.get();
   if (!coll::validate_collective_args(args, c->rank(), c->size()).ok() || !device::host_only_call(*c, args))
     return false;
   *result = finish(comm, c->collectives().run_blocking_fn([c, &args] { return comm::run_collective(*c, args, 0, true); },
@@ -183,10 +192,18 @@ CollArgs bucketed(void* const* bufs, const size_t* counts, size_t nbufs, nexar_d
 
 using nexar::api::start_collective;
 
-// A blocking call of a fixed count: on a communicator of one rank its own route first
-// (api/one_rank_call.h), ahead of the general path and its larger frame.
+// A blocking call of a fixed count on a live communicator usable now, outside any group:
+// on one rank its own route (api/one_rank_call.h), else the plain path on an idle queue,
+// ahead of the general path's checks and larger frame; every other call, each error among
+// them, takes start_collective.
 nexar_result_t start_blocking(nexar_comm_t comm, const CollArgs& args) {
-  if (nexar_result_t r; nexar::api::run_one_rank_call(comm, args, &r)) return r;
+  if (comm && comm->serial.load(std::memory_order_acquire) != 0 && !nexar::api::group::active()) {
+    const nexar::comm::Comm& c = *comm->comm;
+    nexar_result_t r;
+    if (c.usable_now() && (c.size() == 1 ? nexar::api::run_one_rank_call(comm, args, &r)
+                                         : nexar::api::run_plain_idle(comm, args, &r)))
+      return r;
+  }
   return start_collective(comm, args, nullptr, false);
 }
 

@@ -18,4 +18,11 @@ namespace nexar::api {
 // (CollQueue::try_run_inline), which gives c's remembered call one thread at a time.
 bool plain_checks_pass(comm::Comm& c, const coll::CollArgs& args);
 
+// Whether a call of kind that passed plain_checks_pass is remembered (c.passed_call(),
+// with what it runs): a fixed count. The kinds whose counts are in arrays are checked on
+// every call.
+inline bool remembered_kind(coll::CollKind kind) {
+  return kind != coll::CollKind::ALLREDUCE_BUCKETED && !coll::kind_traits(kind).vector;
+}
+
 }  // namespace nexar::api

@@ -3,19 +3,40 @@
 // The route of a blocking collective on a communicator of one rank (a split into groups of
 // one, a dup of MPI_COMM_SELF's shape): the checks the contract requires, then the one
 // local copy, with no sequence number, flight record, Status or lambda on the way.
+// Inline: its caller's frame is the only one between the C entry and the checks.
+//
+// A one-rank call cannot wait on a peer, so it has no place in a hang report: it takes no
+// collective number and leaves no flight record (docs/observability.md); with NEXAR_TRACE
+// set it takes the general path, which records and traces it.
 #pragma once
 
+#include "api/api_state.h"
+#include "api/call_checks.h"
 #include "collectives/collective.h"
+#include "collectives/select.h"
+#include "comm/comm_coll_context.h"
 #include "nexar/nexar.h"
 
 namespace nexar::api {
 
-// Runs the call and returns true (*result: what it returns) when comm is a live, usable
-// communicator of one rank, no group is open on this thread, NEXAR_ALGO forces no other
-// algorithm of the kind, no trace is written (NEXAR_TRACE), the arguments pass
-// validate_collective_args, the buffers are host memory and no collective is queued on
-// comm. Otherwise it does nothing and returns false: the general path then runs the call
-// and reports each error, so every error still comes from the one path that reports it.
-bool run_one_rank_call(nexar_comm_t comm, const coll::CollArgs& args, nexar_result_t* result);
+// On a live communicator of one rank that the caller found usable, with no group open on
+// this thread (api_collectives.cc's start_blocking): runs the call and returns true
+// (*result: what it returns) when NEXAR_ALGO forces no other algorithm of the kind, no
+// trace is written (NEXAR_TRACE), the arguments pass validate_collective_args, the buffers
+// are host memory and no collective is queued on comm. Otherwise it does nothing and
+// returns false: the general path then runs the call and reports each error, so every
+// error still comes from the one path that reports it.
+inline bool run_one_rank_call(nexar_comm_t comm, const coll::CollArgs& args, nexar_result_t* result) {
+  comm::Comm* c = comm->comm.get();
+  if (c->recorder().tracing()) return false;
+  // Behind a queued collective the call waits its turn on the general path. The checks run
+  // under the queue's claim, which gives c's caches one thread at a time.
+  return c->collectives().try_run_inline([&] {
+    const coll::AlgoDesc* d = coll::one_rank_algo(args.kind, &c->choice_cache());
+    if (!d || !plain_checks_pass(*c, args)) return false;
+    *result = finish(comm, coll::run_one_rank(*d, args, comm::coll_transport(*c)));
+    return true;
+  });
+}
 
 }  // namespace nexar::api

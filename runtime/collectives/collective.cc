@@ -53,19 +53,24 @@ Status run_one_rank(const AlgoDesc& d, const CollArgs& args, CollTransport trans
   return one_rank_copy(args);
 }
 
-Status select_and_run(CollContext& ctx, const CollArgs& args, ChoiceCache* cache) {
+Status select_and_run(CollContext& ctx, const CollArgs& args, ChoiceCache* cache, Choice* chosen) {
   const int p = ctx.size();
-  const CollTransport t = ctx.transport();
   SlotCaps caps;
   if (const ShmSlots* s = ctx.shm_slots()) caps = SlotCaps{true, s->inline_bytes(), s->can_read_all()};
   caps.cores = ctx.cores();
   Choice c;
+  if (Status st = select_algorithm(args, p, ctx.transport(), &c, caps, ctx.routes(), cache); !st.ok()) return st;
+  if (chosen) *chosen = c;
+  return run_choice(ctx, args, c);
+}
+
+Status run_choice(CollContext& ctx, const CollArgs& args, const Choice& c) {
+  const int p = ctx.size();
+  log_choice(args, p, ctx.transport(), c);
+  ctx.note_algorithm(c.algo->name);
   // Every return below returns st, so it is built in the caller's place (named return
   // value): no Status is moved on the way out of a call that succeeded.
-  Status st = select_algorithm(args, p, t, &c, caps, ctx.routes(), cache);
-  if (!st.ok()) return st;
-  log_choice(args, p, t, c);
-  ctx.note_algorithm(c.algo->name);
+  Status st;
   if (!c.algo->hears_all && p != 1) st = agreement_round(ctx);
   if (st.ok() && is_vector_kind(args.kind) && p > 1 && !c.algo->checks_counts) st = check_vector_counts(ctx, args);
   if (st.ok()) st = c.algo->run(ctx, args);

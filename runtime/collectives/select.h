@@ -28,8 +28,16 @@ double collective_bytes(const CollArgs& args, int p);
 CostModel message_cost_model(CollKind kind, CollTransport transport, int p, int cores);
 
 // select_and_run (collective.h) reusing the communicator's remembered choices: the
-// communicator layer's entry (its CollContext belongs to one communicator).
-Status select_and_run(CollContext& ctx, const CollArgs& args, ChoiceCache* cache);
+// communicator layer's entry (its CollContext belongs to one communicator). chosen, if
+// given, gets the choice (left alone when none could be made), for run_choice to run
+// the same call again without choosing.
+Status select_and_run(CollContext& ctx, const CollArgs& args, ChoiceCache* cache, Choice* chosen = nullptr);
+
+// The rest of select_and_run once c is chosen: the choice's log line, the flight
+// record's algorithm, the agreement round where c needs it, the run. c: the choice
+// select_and_run made for a call with the same count, dtype and communicator, under the
+// same parameters' generation and slots (what the choice reads).
+Status run_choice(CollContext& ctx, const CollArgs& args, const Choice& c);
 
 // On a communicator of one rank, the algorithm a call of kind runs without choosing:
 // one_rank, unless NEXAR_ALGO forces another algorithm of kind or does not parse (then

@@ -9,6 +9,7 @@
 #include "comm/coll_descriptor.h"
 #include "comm/coll_trace.h"
 #include "core/fault.h"
+#include "core/params.h"
 
 namespace nexar::comm {
 
@@ -171,23 +172,40 @@ Status run_numbered(Comm& comm, const trace::CallDesc& desc, uint64_t queued_id,
   return st;
 }
 
+// The body of collective seq (described by descriptor, recorded in rec): on one rank its
+// one copy at once, with no context to build or algorithm to choose; else the algorithm
+// *choice when one is given (algo set), chosen otherwise and kept in *choice.
+Status run_algorithm(Comm& comm, const coll::CollArgs& args, uint32_t seq, trace::CallRecord* rec,
+                     uint64_t descriptor, coll::Choice* choice) {
+  if (comm.size() == 1) {
+    if (const coll::AlgoDesc* d = coll::one_rank_algo(args.kind, &comm.choice_cache())) {
+      trace::CommRecorder::set_algo(rec, d->name);
+      return coll::run_one_rank(*d, args, coll_transport(comm));
+    }
+  }
+  CommCollContext ctx(comm, seq, descriptor);
+  ctx.set_record(rec);
+  Status st = choice->algo ? coll::run_choice(ctx, args, *choice)
+                           : coll::select_and_run(ctx, args, &comm.choice_cache(), choice);
+  if (!st.ok()) st = comm.fail(st);  // a success is not copied through fail()
+  return st;
+}
+
 }  // namespace
 
 Status run_collective(Comm& comm, const coll::CollArgs& args, uint64_t queued_id, bool checked) {
   const CallWords w = comm.call_words().get(args, comm.size());
+  coll::Choice choice;
   return run_numbered(comm, w.desc, queued_id, checked, [&](uint32_t seq, trace::CallRecord* rec) {
-    // One rank: its one copy at once, with no context to build or algorithm to choose.
-    if (comm.size() == 1) {
-      if (const coll::AlgoDesc* d = coll::one_rank_algo(args.kind, &comm.choice_cache())) {
-        trace::CommRecorder::set_algo(rec, d->name);
-        return coll::run_one_rank(*d, args, coll_transport(comm));
-      }
-    }
-    CommCollContext ctx(comm, seq, w.descriptor);
-    ctx.set_record(rec);
-    Status st = coll::select_and_run(ctx, args, &comm.choice_cache());
-    if (!st.ok()) st = comm.fail(st);  // a success is not copied through fail()
-    return st;
+    return run_algorithm(comm, args, seq, rec, w.descriptor, &choice);
+  });
+}
+
+Status run_passed_call(Comm& comm, const coll::CollArgs& args, PassedRun& run) {
+  const uint64_t gen = params::generation();
+  if (run.generation != gen || run.slots != comm.slot_area()) run = PassedRun{run.words, {}, gen, comm.slot_area()};
+  return run_numbered(comm, run.words.desc, 0, true, [&](uint32_t seq, trace::CallRecord* rec) {
+    return run_algorithm(comm, args, seq, rec, run.words.descriptor, &run.choice);
   });
 }
 

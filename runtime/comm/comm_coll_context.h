@@ -105,6 +105,13 @@ class CommCollContext final : public coll::CollContext {
 // call at once (recorded as failed).
 Status run_collective(Comm& comm, const coll::CollArgs& args, uint64_t queued_id = 0, bool checked = false);
 
+// run_collective for a blocking call whose arguments passed their checks and are
+// remembered with run (comm/passed_call.h), on a communicator found usable just before:
+// it is described by run's call words and runs run's algorithm while the parameters'
+// generation and the slot area are run's; else it chooses, as run_collective does, and
+// keeps the choice in run. The caller holds comm's collective queue.
+Status run_passed_call(Comm& comm, const coll::CollArgs& args, PassedRun& run);
+
 // A collective that body runs outside the host algorithms (a device library's, e.g.
 // NCCL's): numbered and recorded like run_collective, with algo as its algorithm.
 Status run_outside(Comm& comm, const coll::CollArgs& args, const char* algo, const std::function<Status()>& body);

@@ -7,15 +7,30 @@
 // arguments again pass again and span as much: a loop calling with the same buffers checks
 // them once (api/call_checks.h), a barrier between its calls included. Used only by the
 // thread holding the communicator's collective queue (as CallWordsCache): no lock.
+// With the arguments it keeps what the call runs (PassedRun), so a loop's same call is
+// neither described nor chosen for again.
 #pragma once
 
 #include <array>
 #include <cstdint>
 
+#include "collectives/choice_cache.h"
 #include "collectives/collective.h"
+#include "comm/call_words.h"
 #include "core/raw_enum.h"
 
 namespace nexar::comm {
+
+// What a remembered call runs: its call words and the algorithm chosen for it (algo
+// nullptr until comm::run_passed_call chose). The choice reads, besides the arguments and
+// the communicator's size, transport and cores (fixed), the parameters' generation and
+// the communicator's slot area, so it holds while those are the ones kept here.
+struct PassedRun {
+  CallWords words;
+  coll::Choice choice;
+  uint64_t generation = 0;
+  const void* slots = nullptr;
+};
 
 class PassedCallCache {
  public:
@@ -27,13 +42,17 @@ class PassedCallCache {
            raw_value(a.dtype) == k.dtype && raw_value(a.op) == k.op && a.root == k.root;
   }
   // a, of a kind with a fixed count, passed validate_collective_args on this communicator;
-  // [lo, hi): its buffers' span (device/staged_collective.h's buffer_span).
-  void remember(const coll::CollArgs& a, uintptr_t lo, uintptr_t hi) {
+  // [lo, hi): its buffers' span (device/staged_collective.h's buffer_span); words: its
+  // call words (comm/call_words.h), with no algorithm chosen yet.
+  void remember(const coll::CollArgs& a, uintptr_t lo, uintptr_t hi, const CallWords& words) {
     last_[static_cast<size_t>(a.kind)] =
         Key{true, a.sendbuf, a.recvbuf, a.count, raw_value(a.dtype), raw_value(a.op), a.root, lo, hi};
+    runs_[static_cast<size_t>(a.kind)] = PassedRun{words};
   }
   uintptr_t span_lo(coll::CollKind kind) const { return last_[static_cast<size_t>(kind)].lo; }
   uintptr_t span_hi(coll::CollKind kind) const { return last_[static_cast<size_t>(kind)].hi; }
+  // What the remembered call of kind runs.
+  PassedRun& run(coll::CollKind kind) { return runs_[static_cast<size_t>(kind)]; }
 
  private:
   struct Key {
@@ -45,6 +64,7 @@ class PassedCallCache {
     uintptr_t lo = 0, hi = 0;
   };
   std::array<Key, coll::kCollKindCount> last_;
+  std::array<PassedRun, coll::kCollKindCount> runs_;  // apart: the compare reads only last_
 };
 
 }  // namespace nexar::comm

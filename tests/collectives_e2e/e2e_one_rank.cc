@@ -8,6 +8,7 @@
 // and one aborted: their calls report the error and write nothing.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "e2e_probe.h"
 
@@ -57,35 +58,44 @@ void scenarios_on(nexar_comm_t c) {
   g_size = size;
 }
 
-// Every kind of call on c returns want, its message names word, and no output is written.
-void every_call_fails(nexar_comm_t c, nexar_result_t want, const char* word) {
-  int32_t in[4] = {1, 2, 3, 4}, out[4] = {0, 0, 0, 0};
-  const nexar_result_t got[] = {
-      nexar_allreduce(in, out, 4, NEXAR_INT32, NEXAR_SUM, c),
-      nexar_allgather(in, out, 4, NEXAR_INT32, c),
-      nexar_broadcast(out, 4, NEXAR_INT32, 0, c),
-      nexar_reduce(in, out, 4, NEXAR_INT32, NEXAR_MAX, 0, c),
-      nexar_reduce_scatter(in, out, 4, NEXAR_INT32, NEXAR_SUM, c),
-      nexar_gather(in, out, 4, NEXAR_INT32, 0, c),
-      nexar_scatter(in, out, 4, NEXAR_INT32, 0, c),
-      nexar_alltoall(in, out, 4, NEXAR_INT32, c),
-      nexar_scan(in, out, 4, NEXAR_INT32, NEXAR_PROD, c),
-      nexar_exscan(in, out, 4, NEXAR_INT32, NEXAR_MIN, c),
+}  // namespace
+
+namespace {
+// The buffers of every_call: the same ones each time, so a call that passed is remembered
+// (comm/passed_call.h) when the same call comes again. Room for 4 elements x 2 ranks.
+int32_t g_in[8], g_out[8];
+}  // namespace
+
+std::vector<nexar_result_t> every_call(nexar_comm_t c, size_t count) {
+  return {
+      nexar_allreduce(g_in, g_out, count, NEXAR_INT32, NEXAR_SUM, c),
+      nexar_allgather(g_in, g_out, count, NEXAR_INT32, c),
+      nexar_broadcast(g_out, count, NEXAR_INT32, 0, c),
+      nexar_reduce(g_in, g_out, count, NEXAR_INT32, NEXAR_MAX, 0, c),
+      nexar_reduce_scatter(g_in, g_out, count, NEXAR_INT32, NEXAR_SUM, c),
+      nexar_gather(g_in, g_out, count, NEXAR_INT32, 0, c),
+      nexar_scatter(g_in, g_out, count, NEXAR_INT32, 0, c),
+      nexar_alltoall(g_in, g_out, count, NEXAR_INT32, c),
+      nexar_scan(g_in, g_out, count, NEXAR_INT32, NEXAR_PROD, c),
+      nexar_exscan(g_in, g_out, count, NEXAR_INT32, NEXAR_MIN, c),
       nexar_barrier(c),
   };
-  for (size_t i = 0; i < sizeof(got) / sizeof(got[0]); ++i) {
+}
+
+void every_call_fails(nexar_comm_t c, nexar_result_t want, const char* word, size_t count) {
+  for (int i = 0; i < 8; ++i) g_in[i] = i + 1, g_out[i] = 0;
+  const std::vector<nexar_result_t> got = every_call(c, count);
+  for (size_t i = 0; i < got.size(); ++i) {
     const std::string msg = nexar_comm_last_error(c);
     E2E_CHECK(got[i] == want, "call " + std::to_string(i) + " returned " + nexar_result_string(got[i]) + ", want " +
                                   nexar_result_string(want));
     E2E_CHECK(msg.find(word) != std::string::npos, "message '" + msg + "' does not name " + word);
   }
-  for (int32_t v : out) E2E_CHECK(v == 0, "a failed call wrote its output");
+  for (int32_t v : g_out) E2E_CHECK(v == 0, "a failed call wrote its output");
   nexar_request_t req = nullptr;
-  E2E_CHECK(nexar_iallreduce(in, out, 4, NEXAR_INT32, NEXAR_SUM, c, &req) == want, "the non-blocking call");
+  E2E_CHECK(nexar_iallreduce(g_in, g_out, count, NEXAR_INT32, NEXAR_SUM, c, &req) == want, "the non-blocking call");
   E2E_CHECK(req == nullptr, "a refused call left a request");
 }
-
-}  // namespace
 
 void scenario_one_rank() {
   nexar_comm_t self = nullptr, dup = nullptr;

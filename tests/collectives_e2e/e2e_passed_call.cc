@@ -3,7 +3,8 @@
 // A blocking call that passed its checks is remembered with its arguments
 // (comm/passed_call.h, on communicators of any size): the same call with any one argument
 // made wrong must still be refused on every rank, naming it, and write nothing, and the
-// right call still give the right result after it.
+// right call still give the right result after it. A revoked or aborted communicator
+// refuses the calls that passed before.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -50,6 +51,27 @@ void refused_after_passing(nexar_comm_t c) {
   E2E_OK(right());
 }
 
-void scenario_passed_call() { refused_after_passing(g_world); }
+// A revoked and an aborted communicator refuse a loop's calls that passed before: each
+// kind, called twice on the same buffers (so its arguments and its algorithm are
+// remembered), then once more after the revocation or the abort.
+void refused_once_broken() {
+  nexar_comm_t revoked = nullptr, aborted = nullptr;
+  E2E_OK(nexar_comm_dup(g_world, &revoked));
+  E2E_OK(nexar_comm_dup(g_world, &aborted));
+  for (nexar_comm_t c : {revoked, aborted})
+    for (int round = 0; round < 2; ++round)
+      for (nexar_result_t r : every_call(c, 2)) E2E_CHECK(r == NEXAR_SUCCESS, nexar_result_string(r));
+  E2E_OK(nexar_comm_revoke(revoked));
+  every_call_fails(revoked, NEXAR_ERR_REVOKED, "revoked", 2);
+  E2E_OK(nexar_comm_abort(aborted));
+  every_call_fails(aborted, NEXAR_ERR_ABORTED, "abort", 2);
+  nexar_comm_destroy(revoked);  // fail (revoked, aborted) and free them anyway
+  nexar_comm_destroy(aborted);
+}
+
+void scenario_passed_call() {
+  refused_after_passing(g_world);
+  refused_once_broken();
+}
 
 }  // namespace e2e

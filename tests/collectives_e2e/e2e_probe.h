@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "e2e_case.h"
 #include "nexar/nexar.h"
@@ -36,6 +37,12 @@ void scenario_one_rank();     // communicators of one rank (split, dup): the abo
 void scenario_passed_call();  // each argument made wrong right after a call that passed
 // The same on communicator c (e2e_passed_call.cc); every rank of c calls it.
 void refused_after_passing(nexar_comm_t c);
+// Every blocking collective of a fixed count on c, count int32 elements (at most 4 a rank,
+// on at most 2 ranks), on the same buffers every time (e2e_one_rank.cc); what each returned.
+std::vector<nexar_result_t> every_call(nexar_comm_t c, size_t count);
+// Each of every_call's calls and a non-blocking allreduce on c return want, the message
+// names word, and no output is written.
+void every_call_fails(nexar_comm_t c, nexar_result_t want, const char* word, size_t count = 4);
 // Ranks disagree (what: count, dtype, op, root, kind, order): every rank gets MISMATCH.
 void scenario_mismatch(const std::string& what);
 

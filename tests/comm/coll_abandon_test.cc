@@ -7,33 +7,16 @@
 // receive fails (the peer sends more than expected).
 #include <catch.hpp>
 
-#include <memory>
 #include <vector>
 
 #include "comm/coll_descriptor.h"
-#include "comm/comm.h"
 #include "comm/comm_coll_context.h"
-#include "shm/shm_pair.h"
+#include "two_comms.h"
 
 namespace nexar::comm {
 namespace {
 
-constexpr uint32_t kBase = 40;
-
-struct TwoComms {
-  shm::test::ShmPair pair{shm::test::PairOptions{64u << 10, 4096, false, 256u << 20}};
-  std::unique_ptr<Comm> comm[2];
-  TwoComms() {
-    REQUIRE(pair.status().ok());
-    for (int r = 0; r < 2; ++r) {
-      auto w = std::make_shared<WorldInfo>();
-      w->engine = &pair.engine(r);
-      w->host_ids = {"host-a", "host-b"};  // no shared-memory slots: transfers only
-      REQUIRE(w->contexts.reserve(kBase));
-      comm[r] = std::make_unique<Comm>(w, kBase, std::vector<int>{0, 1}, r, 20.0);
-    }
-  }
-};
+using test::TwoComms;
 
 // The algorithm: a 256 KiB send from its own scratch (the peer never posts the receive, so
 // the link still reads the scratch), then a receive of 8 bytes the peer answers with 16.
