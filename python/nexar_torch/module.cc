@@ -11,6 +11,7 @@
 #include <pybind11/pybind11.h>
 #include <torch/csrc/utils/pybind.h>
 
+#include <cstdint>
 #include <cstring>
 
 namespace py = pybind11;
@@ -57,10 +58,10 @@ py::object split_world(bool member, int key, std::chrono::milliseconds timeout) 
   return g ? py::cast(g) : py::none();
 }
 
-std::string origin(const Group &g) {
+ProcessGroupNexar &nexar_group(const Group &g) {
   auto *pg = dynamic_cast<ProcessGroupNexar *>(g.get());
   TORCH_CHECK(pg != nullptr, "nexar backend: not a nexar process group (backend ", g->getBackendName(), ")");
-  return pg->origin();
+  return *pg;
 }
 
 }  // namespace
@@ -81,7 +82,13 @@ PYBIND11_MODULE(_C, m) {
     py::gil_scoped_release unlocked;  // the jobs may need the GIL to drop tensors
     nexar_torch::Completer::stop_all();
   }, "Runs every queued completion to its end and stops the threads (at interpreter exit).");
-  m.def("_origin", &origin, py::arg("group"), "How a nexar group's communicator was made.");
+  m.def("_origin", [](const Group &g) { return nexar_group(g).origin(); }, py::arg("group"),
+        "How a nexar group's communicator was made.");
+  m.def("_comm_handle", [](const Group &g) { return reinterpret_cast<uintptr_t>(nexar_group(g).comm()); },
+        py::arg("group"),
+        "The group's nexar_comm_t as an integer, for libnexar's C API on the group's communicator (ctypes on "
+        "_C.__file__ finds its symbols); valid while the group lives. Call libnexar there only while no "
+        "torch work on the group is outstanding (async work not yet waited for), or the ranks' orders may differ.");
   m.def("_starter_short_ticks", [] { return nexar_torch::DeferredStart::get().short_ticks(); },
         "Whether the starter thread looks every kTick now (it lately started unattended work).");
 }

@@ -3,6 +3,7 @@
 """new_group of some of the ranks (several, overlapping, ranks left out), receives from any
 source, and batch_isend_irecv, exact, on the "nexar" backend with 4 or more ranks (under
 nexrun or torchrun: a subgroup is a split of the world's communicator either way)."""
+import ctypes
 import time
 
 import torch
@@ -42,6 +43,20 @@ if rank < 2:
     assert nexar_torch._C._origin(pair) == "a split of the world" and dist.get_world_size(pair) == 2
     check_allreduce(pair, [0, 1])
 assert nexar_torch._C._origin(dist.new_group()) == "a duplicate of the world"
+
+# libnexar's C API on a group's communicator (_C._comm_handle, as tools/torch_bench.py uses
+# it): nexar_allreduce through ctypes on the odd ranks' split sums over the odd ranks.
+if rank in odds:
+    lib = ctypes.CDLL(nexar_torch._C.__file__)
+    t = torch.full((6,), float(rank) + 1.0)
+    rc = lib.nexar_allreduce(ctypes.c_void_p(t.data_ptr()), ctypes.c_void_p(t.data_ptr()), ctypes.c_size_t(6),
+                             8, 0, ctypes.c_void_p(nexar_torch._C._comm_handle(g_odds)))  # float32, SUM
+    assert rc == 0 and torch.equal(t, torch.full((6,), group_sum(odds))), (rc, t)
+try:
+    nexar_torch._C._comm_handle(dist.new_group(backend="gloo"))
+    raise AssertionError("_comm_handle took a gloo group")
+except RuntimeError as e:
+    assert "not a nexar process group (backend gloo)" in str(e), e
 
 # Both overlapping groups in flight at once on the ranks in both.
 mine = [(g, m) for g, m in ((g_head, head), (g_tail, tail)) if rank in m]
