@@ -59,8 +59,9 @@ World::~World() {
   rendezvous_.reset();
   if (progress_) progress_->detach();  // waiters stop polling the endpoint before it goes
   if (endpoint_)  // tests/quic/quic_poll_test.cc reads this line
-    NX_INFO(NET, "rank %d: waiting threads read %llu QUIC datagrams themselves", info_.rank,
-            static_cast<unsigned long long>(endpoint_->polled_datagrams()));
+    NX_INFO(NET, "rank %d: waiting threads read %llu QUIC datagrams themselves (%llu reads found none)", info_.rank,
+            static_cast<unsigned long long>(endpoint_->polled_datagrams()),
+            static_cast<unsigned long long>(endpoint_->polled_empty_reads()));
   endpoint_.reset();
   tcp_.reset();  // its thread calls into links
   links_.clear();

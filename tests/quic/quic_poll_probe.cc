@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// A rank program for quic_poll_test: `quic_poll_probe pingpong|spin_lost` under nexrun with
+// A rank program for quic_poll_test: `quic_poll_probe pingpong|paced|spin_lost` under nexrun with
 // NEXAR_TRANSPORT=quic. Every check is against data computed locally; any difference
 // exits non-zero with a message.
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../integration/probe_util.h"
@@ -85,6 +87,27 @@ void pingpong() {
   std::printf("rank %d: pingpong ok\n", g_rank);
 }
 
+// Rank 1 sends kPaced small messages 300 us apart; rank 0 receives each one spinning (the
+// test sets a spin longer than the gap), so each message's delayed ACK falls due while the
+// socket is empty and the spinning thread runs that timer itself.
+constexpr int kPaced = 200;
+void paced() {
+  std::vector<unsigned char> buf(64), expect(64);
+  for (int round = 0; round < kPaced; ++round) {
+    const size_t n = 8 + round % 48;
+    if (g_rank == 1) {
+      fill(expect, n, 1, round);
+      PROBE_OK(nexar_send(expect.data(), n, NEXAR_UINT8, 0, kTagData, g_world));
+      std::this_thread::sleep_for(std::chrono::microseconds(300));
+    } else if (g_rank == 0) {
+      PROBE_OK(nexar_recv(buf.data(), n, NEXAR_UINT8, 1, kTagData, g_world));
+      PROBE_CHECK(intact(buf, n, 1, round));
+    }
+  }
+  PROBE_OK(nexar_barrier(g_world));
+  std::printf("rank %d: paced ok\n", g_rank);
+}
+
 // Rank 1 dies while rank 0 waits for it, spinning in the QUIC poll (the test sets a spin
 // longer than the wait): the wait must end with PEER_LOST, not hang.
 void spin_lost() {
@@ -109,7 +132,7 @@ void spin_lost() {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: quic_poll_probe pingpong|spin_lost\n");
+    std::fprintf(stderr, "usage: quic_poll_probe pingpong|paced|spin_lost\n");
     return 2;
   }
   PROBE_OK(nexar_init(&g_world));
@@ -118,6 +141,8 @@ int main(int argc, char** argv) {
   const std::string s = argv[1];
   if (s == "pingpong") {
     pingpong();
+  } else if (s == "paced") {
+    paced();
   } else if (s == "spin_lost") {
     spin_lost();
   } else {

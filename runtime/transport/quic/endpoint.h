@@ -108,6 +108,9 @@ class Endpoint {
   virtual void set_home(int cpu) = 0;
   // Datagrams that poll() received (not the progress thread), since creation.
   virtual uint64_t polled_datagrams() const = 0;
+  // Socket reads of poll() that found no datagram, since creation (a peek that saw one
+  // and lost it to the progress thread).
+  virtual uint64_t polled_empty_reads() const = 0;
   // True on a thread that holds the endpoint's lock (the progress thread while it works,
   // a thread inside try_run or poll).
   virtual bool on_progress_thread() const = 0;

@@ -47,6 +47,7 @@ class EndpointImpl final : public Endpoint {
   void leave_sleep() override;
   void set_home(int cpu) override { home_.set(cpu); }
   uint64_t polled_datagrams() const override { return polled_.load(std::memory_order_relaxed); }
+  uint64_t polled_empty_reads() const override { return polled_empty_.load(std::memory_order_relaxed); }
   bool on_progress_thread() const override { return inside_ == this; }
   const EndpointConfig& config() const override { return config_; }
 
@@ -94,6 +95,7 @@ class EndpointImpl final : public Endpoint {
   int timer_fd_ = -1;
   std::thread thread_;
   std::atomic<uint64_t> polled_{0};
+  std::atomic<uint64_t> polled_empty_{0};
   std::atomic<bool> loop_wants_lock_{false};  // the progress thread waits for io_mu_
   std::atomic<int> spinners_{0};              // threads between enter_spin and leave_spin
   CoreHome home_;                             // the progress thread's core (set_home)

@@ -93,13 +93,18 @@ size_t EndpointImpl::poll() {
   // Nothing queued and no timer due: return without the lock. A spinner that held it across
   // every recvmmsg was often preempted holding it when other jobs loaded the machine, and
   // everything else waited for its next time slice (milliseconds).
-  if (!socket_.readable() && t < expiry_hint_.load(std::memory_order_relaxed)) return 0;
+  const bool readable = socket_.readable();
+  if (!readable && t < expiry_hint_.load(std::memory_order_relaxed)) return 0;
   if (loop_wants_lock_.load(std::memory_order_relaxed) || !io_mu_.try_lock()) return 0;
   enter_direct();
   const ngtcp2_tstamp rx = now_ns();
-  const size_t n = socket_.receive([this, rx](const Address& from, uint8_t* data, size_t len) {
-    on_datagram(from, data, len, rx);
-  });
+  // Taken for a timer alone (usually the delayed ACK of the message just read): the peek
+  // found the socket empty, so no recvmmsg; a datagram arriving since is the next poll's.
+  size_t n = 0;
+  if (readable) {
+    n = socket_.receive([this, rx](const Address& from, uint8_t* data, size_t len) { on_datagram(from, data, len, rx); });
+    if (n == 0) polled_empty_.fetch_add(1, std::memory_order_relaxed);
+  }
   const ngtcp2_tstamp now = n > 0 ? now_ns() : rx;
   const bool timers = service_timers(now);
   if (n == 0 && !timers && dirty_.empty()) {  // the common idle spin: nothing to re-arm
