@@ -58,10 +58,15 @@ World::~World() {
   hang_responder_.reset();
   rendezvous_.reset();
   if (progress_) progress_->detach();  // waiters stop polling the endpoint before it goes
-  if (endpoint_)  // tests/quic/quic_poll_test.cc reads this line
-    NX_INFO(NET, "rank %d: waiting threads read %llu QUIC datagrams themselves (%llu reads found none)", info_.rank,
-            static_cast<unsigned long long>(endpoint_->polled_datagrams()),
-            static_cast<unsigned long long>(endpoint_->polled_empty_reads()));
+  if (endpoint_) {  // tests/quic/quic_poll_test.cc reads this line
+    const quic::Endpoint::Stats st = endpoint_->stats();
+    NX_INFO(NET,
+            "rank %d: waiting threads read %llu QUIC datagrams themselves (%llu reads found none); "
+            "%llu packets without stream data sent; %llu progress-thread alarms",
+            info_.rank, static_cast<unsigned long long>(st.polled_datagrams),
+            static_cast<unsigned long long>(st.polled_empty_reads),
+            static_cast<unsigned long long>(st.packets_without_data), static_cast<unsigned long long>(st.alarms));
+  }
   endpoint_.reset();
   tcp_.reset();  // its thread calls into links
   links_.clear();

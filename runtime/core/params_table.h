@@ -23,6 +23,7 @@
   X(NEXAR_SLURM_DIR,        STRING, "",      "Shared directory for srun direct launch (default: $HOME/.nexar): job secrets and rendezvous") \
   X(NEXAR_QUIC_PACKET_SIZE, INT,    "0",     "UDP payload QUIC sends; 0: the route's MTU and path-MTU discovery decide (65000 on loopback, up to 1472 on a 1500-byte Ethernet link); never more than the route's MTU (DF set, no IP fragments)") \
   X(NEXAR_QUIC_ACK_THRESH,  INT,    "8",     "Packets received before an ACK is sent") \
+  X(NEXAR_QUIC_ACK_HOLD_US, INT,   "200",   "How long a QUIC ACK of small packets waits for the connection's next packet to ride on before it is sent alone (at most 5000; 0: at ngtcp2's delay, smoothed RTT / 8)") \
   X(NEXAR_QUIC_CC,          STRING, "cubic", "QUIC congestion control: cubic, bbr, bbr2 or reno; another value fails init") \
   X(NEXAR_HOST_ID,          STRING, "",      "Override of this host's identity (ranks with equal ids share a host)") \
   X(NEXAR_CONNECT,          STRING, "eager", "eager (every QUIC connection opened at init; the default: lazy makes first calls wait for handshakes) or lazy (a peer's QUIC connection opened on the first send to it or receive from it, for worlds too large for N^2 connections; QUIC only; shared memory on a host stays eager; docs/scaling.md)") \

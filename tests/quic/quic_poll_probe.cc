@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// A rank program for quic_poll_test: `quic_poll_probe pingpong|paced|spin_lost` under nexrun with
+// A rank program for quic_poll_test: `quic_poll_probe pingpong|paced|exchange|spin_lost` under nexrun with
 // NEXAR_TRANSPORT=quic. Every check is against data computed locally; any difference
 // exits non-zero with a message.
 #include <chrono>
@@ -108,6 +108,22 @@ void paced() {
   std::printf("rank %d: paced ok\n", g_rank);
 }
 
+// compare_allreduce's shape at np 2: a barrier, then a 4 B allreduce, kExchanges times;
+// both ranks send, then both wait. Each sum is checked exactly.
+constexpr int kExchanges = 2000;
+void exchange() {
+  for (int i = 0; i < kExchanges; ++i) {
+    PROBE_OK(nexar_barrier(g_world));
+    const int32_t mine = i * 7 + g_rank;
+    int32_t sum = 0;
+    PROBE_OK(nexar_allreduce(&mine, &sum, 1, NEXAR_INT32, NEXAR_SUM, g_world));
+    int32_t want = 0;
+    for (int r = 0; r < g_size; ++r) want += i * 7 + r;
+    PROBE_CHECK(sum == want);
+  }
+  std::printf("rank %d: exchange ok\n", g_rank);
+}
+
 // Rank 1 dies while rank 0 waits for it, spinning in the QUIC poll (the test sets a spin
 // longer than the wait): the wait must end with PEER_LOST, not hang.
 void spin_lost() {
@@ -132,7 +148,7 @@ void spin_lost() {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: quic_poll_probe pingpong|paced|spin_lost\n");
+    std::fprintf(stderr, "usage: quic_poll_probe pingpong|paced|exchange|spin_lost\n");
     return 2;
   }
   PROBE_OK(nexar_init(&g_world));
@@ -143,6 +159,8 @@ int main(int argc, char** argv) {
     pingpong();
   } else if (s == "paced") {
     paced();
+  } else if (s == "exchange") {
+    exchange();
   } else if (s == "spin_lost") {
     spin_lost();
   } else {

@@ -18,6 +18,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "transport/quic/ack_hold.h"
 #include "transport/quic/address.h"
 #include "transport/quic/connection.h"
 #include "transport/quic/endpoint.h"
@@ -63,7 +64,9 @@ class ConnectionImpl final : public Connection {
   void on_datagram(const Address& from, const uint8_t* data, size_t len, ngtcp2_tstamp now);
   void on_expiry(ngtcp2_tstamp now);
   void write(ngtcp2_tstamp now);
-  ngtcp2_tstamp expiry() const;
+  // acks false: without a delayed ACK of small datagrams (ack_hold.h) or a held ACK's end,
+  // which a blind progress loop leaves to the pollers or its next look (rearm_timer).
+  ngtcp2_tstamp expiry(bool acks = true) const;
   const Address& remote() const { return remote_; }
 
   // Ending (connection_close.cc). finish() calls on_closed; the endpoint then deletes it.
@@ -76,6 +79,8 @@ class ConnectionImpl final : public Connection {
   // For the ngtcp2 callbacks (connection_callbacks.cc).
   struct Callbacks;
   bool dirty = false;  // queued on the endpoint's write list
+  // Someone other than an arriving datagram wants this connection written (schedule_write).
+  bool write_asked_ = false;
 
  private:
   friend struct Callbacks;
@@ -99,7 +104,10 @@ class ConnectionImpl final : public Connection {
   Status crypto_failure_status() const;
   bool send_batch(const ngtcp2_path& path, size_t len, size_t segment);
   bool flush_pending();
+  ngtcp2_duration ack_delay() const;  // ngtcp2's: min(our max_ack_delay, smoothed RTT / 8)
+  bool hold_ack(ngtcp2_tstamp now);   // true: only the delayed-ACK timer was due, now held
   void take_offer(ngtcp2_ssize ndatalen);
+  void pull_offer();  // asks the app for its next stream data unless an offer is pending
   void handshake_done();
   std::string who() const;
 
@@ -119,6 +127,8 @@ class ConnectionImpl final : public Connection {
   // on our first ack-eliciting packet after a receive (RFC 9000 10.1), which let a stopped
   // peer live up to a keep-alive interval longer than NEXAR_PEER_TIMEOUT.
   ngtcp2_tstamp last_rx_ = 0;
+  AckHold ack_hold_;                     // NEXAR_QUIC_ACK_HOLD_US (ack_hold.h)
+  ngtcp2_duration max_ack_delay_ = 0;    // the max_ack_delay we announce
   bool finished_ = false;    // on_closed called
   std::optional<CloseRequest> close_;
   std::vector<std::string> cids_;  // every CID of ours in the endpoint's map

@@ -21,19 +21,42 @@ void ConnectionImpl::on_datagram(const Address& from, const uint8_t* data, size_
   ngtcp2_path path{{const_cast<sockaddr*>(ep_->socket().local().sa()), ep_->socket().local().len},
                    {const_cast<sockaddr*>(from.sa()), from.len}};
   ngtcp2_pkt_info pi{};
-  if (connected_) last_rx_ = now;
+  if (connected_) {
+    last_rx_ = now;
+    ack_hold_.on_datagram(now, len);
+  }
   int rv = ngtcp2_conn_read_pkt(conn_, &path, &pi, data, len, now);
   if (rv != 0) on_read_error(rv);
-  schedule_write();
+  ep_->mark_dirty(this);  // not asked: with a held ACK and nothing else asked for, no write
 }
 
 ngtcp2_tstamp ConnectionImpl::silence_deadline() const {
   return connected_ ? last_rx_ + static_cast<ngtcp2_tstamp>(ep_->config().idle_timeout_s * NGTCP2_SECONDS) : UINT64_MAX;
 }
 
+ngtcp2_duration ConnectionImpl::ack_delay() const {
+  ngtcp2_conn_stat cs;
+  ngtcp2_conn_get_conn_stat(conn_, &cs);
+  return std::min<ngtcp2_duration>(max_ack_delay_, cs.smoothed_rtt / 8);
+}
+
+bool ConnectionImpl::hold_ack(ngtcp2_tstamp now) {
+  if (!ack_hold_.enabled() || !connected_) return false;
+  const ngtcp2_tstamp at = ngtcp2_conn_get_expiry(conn_);
+  const ngtcp2_duration delay = ack_delay();
+  if (at > now || !ack_hold_.is_small_ack_timer(at, delay)) return false;
+  // Expiring the timers due at `at` cancels the ACK timer and leaves the ACK pending. Had
+  // anything else come due by now (a loss timer, a pacing slot), write at once as before.
+  if (ngtcp2_conn_handle_expiry(conn_, at) != 0 || ngtcp2_conn_get_expiry(conn_) <= now) return false;
+  ack_hold_.hold(at, delay);
+  return true;
+}
+
 void ConnectionImpl::on_expiry(ngtcp2_tstamp now) {
   if (finished_ || close_) return;
   const bool silent = now >= silence_deadline();
+  if (!silent && hold_ack(now)) return;
+  ack_hold_.release();  // the write below carries any pending ACK
   int rv = silent ? NGTCP2_ERR_IDLE_CLOSE : ngtcp2_conn_handle_expiry(conn_, now);
   if (rv == NGTCP2_ERR_IDLE_CLOSE || rv == NGTCP2_ERR_HANDSHAKE_TIMEOUT) {
     double secs = ep_->config().idle_timeout_s;
@@ -48,10 +71,12 @@ void ConnectionImpl::on_expiry(ngtcp2_tstamp now) {
   schedule_write();
 }
 
-ngtcp2_tstamp ConnectionImpl::expiry() const {
+ngtcp2_tstamp ConnectionImpl::expiry(bool acks) const {
   if (finished_ || conn_ == nullptr) return UINT64_MAX;
   if (close_ || !pending_.empty()) return UINT64_MAX;  // handled by write() / writability
-  return std::min(ngtcp2_conn_get_expiry(conn_), silence_deadline());
+  ngtcp2_tstamp ng = ngtcp2_conn_get_expiry(conn_);
+  if (!acks && connected_ && ack_hold_.is_small_ack_timer(ng, ack_delay())) ng = UINT64_MAX;
+  return std::min({ng, silence_deadline(), acks ? ack_hold_.until() : UINT64_MAX});
 }
 
 bool ConnectionImpl::send_batch(const ngtcp2_path& path, size_t len, size_t segment) {
@@ -103,9 +128,29 @@ bool ConnectionImpl::close_now() {
   return true;
 }
 
+void ConnectionImpl::pull_offer() {
+  if (have_offer_ || app_ == nullptr || !connected_) return;
+  offer_.sid = -1;
+  offer_.fin = false;
+  offer_.nvecs = app_->next_write(*this, &offer_.sid, offer_.vecs, kMaxVecs, &offer_.fin);
+  offer_.nvecs = std::min(offer_.nvecs, kMaxVecs);
+  offer_.bytes = 0;
+  for (size_t i = 0; i < offer_.nvecs; ++i) offer_.bytes += offer_.vecs[i].len;
+  have_offer_ = offer_.sid >= 0 && (offer_.nvecs > 0 || offer_.fin);
+}
+
 void ConnectionImpl::write(ngtcp2_tstamp now) {
   if (finished_ || close_now()) return;
   if (!flush_pending()) return;
+  if (ack_hold_.enabled()) {
+    // With no stream data to send, ngtcp2 would write the due ACK alone: hold it (ack_hold.h).
+    // Whatever else the packet would have carried (a retransmission, flow-control credit)
+    // waits with it, at most until the hold's end.
+    pull_offer();
+    const bool asked = write_asked_;
+    write_asked_ = false;
+    if (!asked && !have_offer_ && (ack_hold_.holding(now) || hold_ack(now))) return;
+  }
   const size_t pkt = std::max<size_t>(ngtcp2_conn_get_path_max_tx_udp_payload_size(conn_), 1200);
   const size_t probe_room = std::max(ngtcp2_conn_get_max_tx_udp_payload_size(conn_), pkt);
   const size_t quantum = std::max(ngtcp2_conn_get_send_quantum(conn_), pkt);
@@ -120,17 +165,10 @@ void ConnectionImpl::write(ngtcp2_tstamp now) {
   ngtcp2_pkt_info pi{};
   size_t off = 0, segment = 0, in_batch = 0, written = 0;
   int refused_offers = 0;  // bounds a misbehaving app that re-offers blocked streams
+  bool packet_has_data = false;  // stream data went into the packet being written
 
   while (written < budget) {
-    if (!have_offer_ && app_ != nullptr && connected_ && refused_offers < 64) {
-      offer_.sid = -1;
-      offer_.fin = false;
-      offer_.nvecs = app_->next_write(*this, &offer_.sid, offer_.vecs, kMaxVecs, &offer_.fin);
-      offer_.nvecs = std::min(offer_.nvecs, kMaxVecs);
-      offer_.bytes = 0;
-      for (size_t i = 0; i < offer_.nvecs; ++i) offer_.bytes += offer_.vecs[i].len;
-      have_offer_ = offer_.sid >= 0 && (offer_.nvecs > 0 || offer_.fin);
-    }
+    if (refused_offers < 64) pull_offer();
     uint32_t flags = NGTCP2_WRITE_STREAM_FLAG_MORE;
     if (have_offer_ && offer_.fin) flags |= NGTCP2_WRITE_STREAM_FLAG_FIN;
     ngtcp2_ssize ndatalen = -1;
@@ -141,6 +179,7 @@ void ConnectionImpl::write(ngtcp2_tstamp now) {
                                                have_offer_ ? offer_.nvecs : 0, now);
     if (n == NGTCP2_ERR_WRITE_MORE) {
       take_offer(ndatalen);
+      packet_has_data = true;  // the packet goes on; a later call finishes it
       continue;
     }
     if (n == NGTCP2_ERR_STREAM_DATA_BLOCKED || n == NGTCP2_ERR_STREAM_SHUT_WR || n == NGTCP2_ERR_STREAM_NOT_FOUND) {
@@ -159,6 +198,8 @@ void ConnectionImpl::write(ngtcp2_tstamp now) {
     }
     if (have_offer_) take_offer(ndatalen);
     if (n == 0) break;  // congestion- or pacing-limited, or nothing to send
+    if (ndatalen < 0 && !packet_has_data) ep_->count_packet_without_data();
+    packet_has_data = false;
     written += static_cast<size_t>(n);
     if (off == 0) segment = static_cast<size_t>(n);
     off += static_cast<size_t>(n);
@@ -172,6 +213,7 @@ void ConnectionImpl::write(ngtcp2_tstamp now) {
     }
   }
   if (off > 0) send_batch(ps.path, off, segment);
+  if (written > 0 && ack_hold_.until() != UINT64_MAX) ack_hold_.on_packets_written(now, ack_delay());
   ngtcp2_conn_update_pkt_tx_time(conn_, now);
   close_now();
 }

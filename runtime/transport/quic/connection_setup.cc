@@ -46,7 +46,7 @@ ngtcp2_duration seconds(double s) { return static_cast<ngtcp2_duration>(s * 1e9)
 }  // namespace
 
 ConnectionImpl::ConnectionImpl(EndpointImpl* ep, bool is_server, const Address& remote, Application* app)
-    : ep_(ep), is_server_(is_server), remote_(remote), app_(app) {
+    : ep_(ep), is_server_(is_server), remote_(remote), app_(app), ack_hold_(ep->config().ack_hold_ns) {
   conn_ref_.get_conn = [](ngtcp2_crypto_conn_ref* ref) {
     return static_cast<ConnectionImpl*>(ref->user_data)->conn_;
   };
@@ -102,6 +102,7 @@ Status ConnectionImpl::init_common(const ngtcp2_cid& dcid, const ngtcp2_cid& sci
   params.max_idle_timeout = seconds(cfg.idle_timeout_s);
   params.active_connection_id_limit = 4;
   if (original_dcid != nullptr) params.original_dcid = *original_dcid;
+  max_ack_delay_ = params.max_ack_delay;
 
   ngtcp2_path path{{const_cast<sockaddr*>(ep_->socket().local().sa()), ep_->socket().local().len},
                    {const_cast<sockaddr*>(remote_.sa()), remote_.len}};

@@ -53,13 +53,13 @@ Status ConnectionImpl::open_uni_stream(int64_t* sid) {
 void ConnectionImpl::extend_stream_window(int64_t sid, uint64_t n) {
   if (finished_ || n == 0) return;
   ngtcp2_conn_extend_max_stream_offset(conn_, sid, n);
-  schedule_write();
+  ep_->mark_dirty(this);  // credit may ride with a held ACK (ack_hold.h)
 }
 
 void ConnectionImpl::extend_conn_window(uint64_t n) {
   if (finished_ || n == 0) return;
   ngtcp2_conn_extend_max_offset(conn_, n);
-  schedule_write();
+  ep_->mark_dirty(this);
 }
 
 void ConnectionImpl::shutdown_stream(int64_t sid, uint64_t app_error) {
@@ -68,6 +68,9 @@ void ConnectionImpl::shutdown_stream(int64_t sid, uint64_t app_error) {
   schedule_write();
 }
 
-void ConnectionImpl::schedule_write() { ep_->mark_dirty(this); }
+void ConnectionImpl::schedule_write() {
+  write_asked_ = true;
+  ep_->mark_dirty(this);
+}
 
 }  // namespace nexar::quic

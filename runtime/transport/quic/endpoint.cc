@@ -5,12 +5,14 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
 #include "core/log.h"
 #include "core/params.h"
+#include "transport/quic/ack_hold.h"
 #include "transport/quic/congestion.h"
 #include "transport/quic/endpoint_impl.h"
 
@@ -155,6 +157,8 @@ EndpointConfig endpoint_config_from_params(std::shared_ptr<const tls::Context> t
   c.max_udp_payload = pkt <= 0 ? 0 : static_cast<size_t>(pkt < 1200 ? 1200 : (pkt > 65527 ? 65527 : pkt));
   int64_t thresh = param::NEXAR_QUIC_ACK_THRESH.get();
   c.ack_thresh = static_cast<size_t>(thresh < 1 ? 1 : thresh);
+  const int64_t hold_us = param::NEXAR_QUIC_ACK_HOLD_US.get();
+  c.ack_hold_ns = hold_us <= 0 ? 0 : static_cast<uint64_t>(std::min<int64_t>(hold_us, AckHold::kMaxHoldUs)) * 1000;
   c.congestion = param::NEXAR_QUIC_CC.get();
   // Keep-alive must beat the idle timeout, or an idle connection would die.
   if (c.keepalive_s <= 0 || c.keepalive_s >= c.idle_timeout_s) c.keepalive_s = c.idle_timeout_s / 3;

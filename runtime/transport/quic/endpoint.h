@@ -37,6 +37,7 @@ struct EndpointConfig {
   // UDP payload within the route's MTU (NEXAR_QUIC_PACKET_SIZE).
   size_t max_udp_payload = 0;
   size_t ack_thresh = 8;           // NEXAR_QUIC_ACK_THRESH
+  uint64_t ack_hold_ns = 0;        // NEXAR_QUIC_ACK_HOLD_US (ack_hold.h); 0: ngtcp2's ACK timing
   std::string congestion = "cubic";  // NEXAR_QUIC_CC (congestion.h)
   uint64_t stream_window = 16u << 20;      // initial per-stream receive window
   uint64_t max_stream_window = 64u << 20;  // auto-tuning ceiling
@@ -106,11 +107,15 @@ class Endpoint {
   // The core the progress thread returns to when a wake-up finds it elsewhere
   // (core/core_home.h); -1 (the default): none.
   virtual void set_home(int cpu) = 0;
-  // Datagrams that poll() received (not the progress thread), since creation.
-  virtual uint64_t polled_datagrams() const = 0;
-  // Socket reads of poll() that found no datagram, since creation (a peek that saw one
-  // and lost it to the progress thread).
-  virtual uint64_t polled_empty_reads() const = 0;
+  // Counts since creation, for the INFO log and the tests.
+  struct Stats {
+    uint64_t polled_datagrams = 0;    // received by poll() (not the progress thread)
+    uint64_t polled_empty_reads = 0;  // poll()'s socket reads that found none (a peek that saw
+                                      // one and lost it to the progress thread)
+    uint64_t packets_without_data = 0;  // written with no stream data: mostly ACKs alone
+    uint64_t alarms = 0;                // the progress thread woken by its timerfd
+  };
+  virtual Stats stats() const = 0;
   // True on a thread that holds the endpoint's lock (the progress thread while it works,
   // a thread inside try_run or poll).
   virtual bool on_progress_thread() const = 0;

@@ -46,8 +46,7 @@ class EndpointImpl final : public Endpoint {
   void leave_spin(bool going_to_sleep) override;
   void leave_sleep() override;
   void set_home(int cpu) override { home_.set(cpu); }
-  uint64_t polled_datagrams() const override { return polled_.load(std::memory_order_relaxed); }
-  uint64_t polled_empty_reads() const override { return polled_empty_.load(std::memory_order_relaxed); }
+  Stats stats() const override;
   bool on_progress_thread() const override { return inside_ == this; }
   const EndpointConfig& config() const override { return config_; }
 
@@ -57,6 +56,7 @@ class EndpointImpl final : public Endpoint {
   void remove_cid(const uint8_t* cid, size_t len);
   void mark_dirty(ConnectionImpl* conn);
   void want_writable() { want_writable_ = true; }
+  void count_packet_without_data() { packets_without_data_.fetch_add(1, std::memory_order_relaxed); }
   // Inside try_run / poll: a thread other than the progress thread, which leaves closes
   // (everything that ends in Application::on_closed) to the progress thread.
   bool direct() const { return direct_; }
@@ -83,7 +83,9 @@ class EndpointImpl final : public Endpoint {
   void on_datagram(const Address& from, uint8_t* data, size_t len, ngtcp2_tstamp now);
   void accept_new(const Address& from, uint8_t* data, size_t len, ngtcp2_tstamp now);
   void on_icmp_error(const Address& dest, int err);
-  ngtcp2_tstamp next_expiry() const;
+  // acks false: without delayed ACKs of small datagrams and held ACKs' ends
+  // (ConnectionImpl::expiry), which a blind loop's alarm is not armed for.
+  ngtcp2_tstamp next_expiry(bool acks = true) const;
   bool service_timers(ngtcp2_tstamp now);  // true if any connection's timer was due
   void write_dirty(ngtcp2_tstamp now);
   void reap();
@@ -96,6 +98,8 @@ class EndpointImpl final : public Endpoint {
   std::thread thread_;
   std::atomic<uint64_t> polled_{0};
   std::atomic<uint64_t> polled_empty_{0};
+  std::atomic<uint64_t> packets_without_data_{0};
+  std::atomic<uint64_t> alarms_{0};
   std::atomic<bool> loop_wants_lock_{false};  // the progress thread waits for io_mu_
   std::atomic<int> spinners_{0};              // threads between enter_spin and leave_spin
   CoreHome home_;                             // the progress thread's core (set_home)

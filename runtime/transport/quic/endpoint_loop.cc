@@ -68,6 +68,7 @@ void EndpointImpl::run() {
       while (::read(timer_fd_, &ticks, sizeof(ticks)) < 0 && errno == EINTR) {
       }
       armed_ = UINT64_MAX;  // fired: re-armed at the top
+      alarms_.fetch_add(1, std::memory_order_relaxed);
     }
     if (n > 0 && (fds[0].revents & POLLERR))
       socket_.drain_errors([this](const Address& dest, int err) { on_icmp_error(dest, err); });
@@ -131,9 +132,9 @@ void EndpointImpl::on_icmp_error(const Address& dest, int err) {
     if (c->remote() == dest) c->abort_unreachable(err);
 }
 
-ngtcp2_tstamp EndpointImpl::next_expiry() const {
+ngtcp2_tstamp EndpointImpl::next_expiry(bool acks) const {
   ngtcp2_tstamp next = UINT64_MAX;
-  for (const auto& c : conns_) next = std::min(next, c->expiry());
+  for (const auto& c : conns_) next = std::min(next, c->expiry(acks));
   return next;
 }
 
