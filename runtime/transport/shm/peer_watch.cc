@@ -5,7 +5,6 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -15,6 +14,7 @@
 #include <cstring>
 
 #include "core/log.h"
+#include "core/thread_name.h"
 
 namespace nexar::shm {
 
@@ -70,7 +70,7 @@ PeerWatch::~PeerWatch() {
 }
 
 void PeerWatch::run() {
-  ::prctl(PR_SET_NAME, "nexar-watch", 0, 0, 0);
+  name_this_thread("nexar-watch");
   std::vector<pollfd> fds(state_.size() + 1);
   fds[0] = {stop_fd_, POLLIN, 0};
   for (size_t i = 0; i < state_.size(); ++i) fds[i + 1] = {state_[i].pidfd, POLLIN, 0};  // -1: ignored

@@ -6,7 +6,6 @@
 
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -17,6 +16,7 @@
 #include <new>
 
 #include "core/log.h"
+#include "core/thread_name.h"
 #include "core/params.h"
 #include "transport/shm/cma.h"
 
@@ -224,7 +224,7 @@ bool ShmHub::poll_locked() {
 }
 
 void ShmHub::run_background() {
-  ::prctl(PR_SET_NAME, "nexar-shm", 0, 0, 0);
+  name_this_thread("nexar-shm");
   transport::Doorbell* bell = &inbox_.hdr()->bg;
   for (;;) {
     const uint32_t s = transport::begin_sleep(bell);
