@@ -8,7 +8,8 @@
 #
 # busbw = bytes / time x nccl-tests' factor for COLL (default allreduce) with n ranks per
 # group (np / G): allreduce 2(n-1)/n; allgather, reduce_scatter, alltoall (n-1)/n;
-# broadcast 1. In GB/s. Needs gnuplot (Debian: gnuplot-nox); without it nothing is written
+# broadcast 1; groups of one rank (n = 1, where every factor but broadcast's is 0) plot
+# algbw, bytes / time. In GB/s. Needs gnuplot (Debian: gnuplot-nox); without it nothing is written
 # and the exit status is 3.
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 MEDIANS PNG [TITLE]" >&2; exit 2; }
@@ -29,7 +30,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 # One data file per (np, system): "bytes busbw_GBps".
 awk -v d="$dir" -v c="$coll" -v g="$groups" '$4 > 0 {
-    n = $2 / g; k = c == "allreduce" ? 2 * (n - 1) / n : c == "broadcast" ? 1 : (n - 1) / n
+    n = $2 / g; k = n == 1 || c == "broadcast" ? 1 : c == "allreduce" ? 2 * (n - 1) / n : (n - 1) / n
     f = d "/" $2 "_" $1 ".dat"; print $3, $3 / ($4 * 1e3) * k > f }' "$medians"
 nps=$(awk '{ print $2 }' "$medians" | sort -n -u)
 n=$(echo "$nps" | wc -w)
@@ -47,11 +48,11 @@ xtics=$(awk '{ print $3 }' "$medians" | sort -n -u | awk '
   echo "set xtics ($xtics)"
   echo "set format y '%g'"
   echo "set xlabel 'message size (bytes)'"
-  echo "set ylabel 'busbw (GB/s)'"
   echo "set grid"
   echo "set key left top"
   for np in $nps; do
     echo "set title '$np ranks'"
+    if [ $((np / groups)) -eq 1 ]; then echo "set ylabel 'algbw (GB/s)'"; else echo "set ylabel 'busbw (GB/s)'"; fi
     plots=()
     for f in "$dir/${np}"_*.dat; do
       sys=$(basename "$f" .dat)
