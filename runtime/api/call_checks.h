@@ -22,7 +22,7 @@ bool plain_checks_pass(comm::Comm& c, const coll::CollArgs& args);
 // with what it runs): a fixed count. The kinds whose counts are in arrays are checked on
 // every call.
 inline bool remembered_kind(coll::CollKind kind) {
-  return kind != coll::CollKind::ALLREDUCE_BUCKETED && !coll::kind_traits(kind).vector;
+  return !coll::counts_in_arrays(kind);
 }
 
 }  // namespace nexar::api

@@ -115,6 +115,10 @@ inline const char* coll_kind_name(CollKind k) {
   return static_cast<unsigned>(k) < kCollKindCount ? kind_traits(k).name : "invalid";
 }
 inline bool is_vector_kind(CollKind k) { return kind_traits(k).vector; }
+// Whether a call's counts are in arrays (a count per buffer: allreduce_bucketed; a count per
+// rank: the vector kinds): no key of the kind's count alone describes it, so the caches of
+// the last call of a kind (the choice, the call words, the passed checks) leave it out.
+inline bool counts_in_arrays(CollKind k) { return k == CollKind::ALLREDUCE_BUCKETED || is_vector_kind(k); }
 
 // Elements a buffer with extent e spans on a rank (is_root: the rank is the call's root).
 constexpr size_t extent_elements(Extent e, size_t count, int size, bool is_root) {

@@ -164,7 +164,7 @@ Status choose(const CollArgs& a, int p, CollTransport transport, Choice* out, co
 Status select_algorithm(const CollArgs& a, int p, CollTransport transport, Choice* out, const SlotCaps& caps,
                         const RouteStretch& routes, ChoiceCache* cache) {
   // The kinds whose size is in arrays are never remembered (the key would not hold it).
-  if (!cache || a.kind == CollKind::ALLREDUCE_BUCKETED || is_vector_kind(a.kind))
+  if (!cache || counts_in_arrays(a.kind))
     return choose(a, p, transport, out, caps, routes);
   RememberedChoice& r = cache->last[static_cast<size_t>(a.kind)];
   const uint64_t gen = params::generation();

@@ -10,7 +10,7 @@ namespace nexar::comm {
 CallWords call_words(const coll::CollArgs& args, int size) { return CallWords{coll_desc(args, size), pack_descriptor(args)}; }
 
 CallWords CallWordsCache::get(const coll::CollArgs& a, int size) {
-  if (a.kind == coll::CollKind::ALLREDUCE_BUCKETED || coll::is_vector_kind(a.kind)) return call_words(a, size);
+  if (coll::counts_in_arrays(a.kind)) return call_words(a, size);
   Entry& e = last_[static_cast<size_t>(a.kind)];
   if (!e.valid || e.count != a.count || e.dtype != a.dtype || e.op != a.op || e.root != a.root)
     e = Entry{true, a.count, a.dtype, a.op, a.root, call_words(a, size)};

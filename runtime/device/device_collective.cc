@@ -59,7 +59,7 @@ Status refuse_device_vector(const coll::CollArgs& a) {
 
 bool host_only_call(const comm::Comm& c, const coll::CollArgs& a) {
   if (a.kind == CollKind::BARRIER) return host_only_span(c, a.kind, 0, 0);
-  if (a.kind == CollKind::ALLREDUCE_BUCKETED || coll::kind_traits(a.kind).vector) return !cuda_driver_loaded();
+  if (coll::counts_in_arrays(a.kind)) return !cuda_driver_loaded();
   uintptr_t lo, hi;
   buffer_span(a, c.rank(), c.size(), &lo, &hi);
   return host_only_span(c, a.kind, lo, hi);
