@@ -200,7 +200,7 @@ nexar_result_t start_blocking(nexar_comm_t comm, const CollArgs& args) {
   if (comm && comm->serial.load(std::memory_order_acquire) != 0 && !nexar::api::group::active()) {
     const nexar::comm::Comm& c = *comm->comm;
     nexar_result_t r;
-    if (c.usable_now() && (c.size() == 1 ? nexar::api::run_one_rank_call(comm, args, &r)
+    if (c.usable_now() && (c.size() == 1 ? nexar::api::run_one_rank_blocking(comm, args, &r)
                                          : nexar::api::run_plain_idle(comm, args, &r)))
       return r;
   }

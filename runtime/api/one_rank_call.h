@@ -12,6 +12,9 @@
 
 #include "api/api_state.h"
 #include "api/call_checks.h"
+#include "api/owned_one_rank.h"
+#include "collectives/choice_log.h"
+#include "collectives/coll_util.h"
 #include "collectives/collective.h"
 #include "collectives/select.h"
 #include "comm/comm_coll_context.h"
@@ -19,13 +22,19 @@
 
 namespace nexar::api {
 
+// The call's one local copy, what it returns.
+inline nexar_result_t one_rank_now(nexar_comm_t comm, const coll::AlgoDesc& d, const coll::CollArgs& args) {
+  return finish(comm, coll::run_one_rank(d, args, comm::coll_transport(*comm->comm)));
+}
+
 // On a live communicator of one rank that the caller found usable, with no group open on
 // this thread (api_collectives.cc's start_blocking): runs the call and returns true
 // (*result: what it returns) when NEXAR_ALGO forces no other algorithm of the kind, no
 // trace is written (NEXAR_TRACE), the arguments pass validate_collective_args, the buffers
 // are host memory and no collective is queued on comm. Otherwise it does nothing and
 // returns false: the general path then runs the call and reports each error, so every
-// error still comes from the one path that reports it.
+// error still comes from the one path that reports it. A call on the thread that owns c's
+// remembered one-rank calls, which it is then (api/owned_one_rank.h), is remembered there.
 inline bool run_one_rank_call(nexar_comm_t comm, const coll::CollArgs& args, nexar_result_t* result) {
   comm::Comm* c = comm->comm.get();
   if (c->recorder().tracing()) return false;
@@ -34,9 +43,24 @@ inline bool run_one_rank_call(nexar_comm_t comm, const coll::CollArgs& args, nex
   return c->collectives().try_run_inline([&] {
     const coll::AlgoDesc* d = coll::one_rank_algo(args.kind, &c->choice_cache());
     if (!d || !plain_checks_pass(*c, args)) return false;
-    *result = finish(comm, coll::run_one_rank(*d, args, comm::coll_transport(*c)));
+    remember_owned(*c, args, d);
+    *result = one_rank_now(comm, *d, args);
     return true;
   });
+}
+
+// The owner's remembered call (api/owned_one_rank.h), else the route above.
+inline bool run_one_rank_blocking(nexar_comm_t comm, const coll::CollArgs& args, nexar_result_t* result) {
+  if (const comm::OwnedRun* run = owned_one_rank_run(*comm->comm, args)) {
+    if (run->plain_bytes != coll::kNotPlain && coll::choice_logged(args.kind, run->algo)) {
+      coll::copy_bytes(args.recvbuf, args.sendbuf, run->plain_bytes);  // all one_rank_copy would do
+      *result = NEXAR_SUCCESS;
+    } else {
+      *result = one_rank_now(comm, *run->algo, args);
+    }
+    return true;
+  }
+  return run_one_rank_call(comm, args, result);
 }
 
 }  // namespace nexar::api

@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "collectives/algorithms.h"
+#include "collectives/choice_log.h"
 #include "collectives/one_rank.h"
 #include "collectives/select.h"
 #include "shm_coll/shm_slots.h"
@@ -13,11 +14,10 @@
 #include "core/log.h"
 
 namespace nexar::coll {
-namespace {
 
-// The last algorithm logged at INFO per collective kind: INFO shows each change of
-// choice, TRACE every call.
 std::atomic<const AlgoDesc*> g_last_logged[kCollKindCount];
+
+namespace {
 
 void write_choice(const CollArgs& a, int p, CollTransport t, const Choice& c) {
   const char* why = c.forced ? "forced by NEXAR_ALGO" : "lowest modelled cost";
@@ -33,9 +33,7 @@ void write_choice(const CollArgs& a, int p, CollTransport t, const Choice& c) {
 // The usual case, the choice last logged again without TRACE, is two loads here; the rest
 // (write_choice) is out of line.
 inline void log_choice(const CollArgs& a, int p, CollTransport t, const Choice& c) {
-  if (g_last_logged[static_cast<int>(a.kind)].load(std::memory_order_relaxed) != c.algo ||
-      log_enabled(LogLevel::TRACE, COLL))
-    write_choice(a, p, t, c);
+  if (!choice_logged(a.kind, c.algo)) write_choice(a, p, t, c);
 }
 
 }  // namespace

@@ -19,28 +19,42 @@ const char* one_rank_why_not(int p, const CollArgs& /*args*/) {
 
 Status one_rank(CollContext& /*ctx*/, const CollArgs& a) { return one_rank_copy(a); }
 
-Status one_rank_copy(const CollArgs& a) {
-  const size_t es = dtype_size(a.dtype);
+size_t one_rank_plain_bytes(const CollArgs& a) {
   switch (a.kind) {
     case CollKind::BARRIER:
     case CollKind::BROADCAST:
-      return Status::Ok();
-    case CollKind::EXSCAN:
-      fill_identity(a.recvbuf, a.count, a.dtype, a.op);
-      return Status::Ok();
+      return 0;
     case CollKind::ALLREDUCE:
     case CollKind::REDUCE:
     case CollKind::SCAN:
-      copy_elems(a.recvbuf, a.sendbuf, a.count, es);
-      if (a.op == NEXAR_AVG) reduce_finalize(a.recvbuf, a.count, a.dtype, a.op, 1);
-      return Status::Ok();
+      if (a.op == NEXAR_AVG) return kNotPlain;
+      [[fallthrough]];
     case CollKind::ALLGATHER:
     case CollKind::GATHER:
     case CollKind::SCATTER:
     case CollKind::REDUCE_SCATTER:
     case CollKind::ALLTOALL:
       // The one block (in place: sendbuf == recvbuf, already where it belongs).
-      copy_elems(a.recvbuf, a.sendbuf, a.count, es);
+      return a.sendbuf == a.recvbuf ? 0 : a.count * dtype_size(a.dtype);
+    default:
+      return kNotPlain;
+  }
+}
+
+Status one_rank_copy(const CollArgs& a) {
+  if (const size_t plain = one_rank_plain_bytes(a); plain != kNotPlain) {
+    copy_bytes(a.recvbuf, a.sendbuf, plain);
+    return Status::Ok();
+  }
+  switch (a.kind) {
+    case CollKind::EXSCAN:
+      fill_identity(a.recvbuf, a.count, a.dtype, a.op);
+      return Status::Ok();
+    case CollKind::ALLREDUCE:
+    case CollKind::REDUCE:
+    case CollKind::SCAN:  // AVG: the copy divided by 1
+      copy_elems(a.recvbuf, a.sendbuf, a.count, dtype_size(a.dtype));
+      reduce_finalize(a.recvbuf, a.count, a.dtype, a.op, 1);
       return Status::Ok();
     default:
       return invalid(a, "no one-rank form for this collective");

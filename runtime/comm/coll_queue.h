@@ -72,6 +72,11 @@ class CollQueue {
     end_inline();
     return ran;
   }
+  // Whether nothing is queued or running: then every collective issued before on this
+  // communicator completed, and the acquire load sees what it wrote (the worker and an
+  // inline claim release the queue with a release store). A call that runs with no claim
+  // on this (api/owned_one_rank.h) is ordered after them.
+  bool idle() const { return state_.load(std::memory_order_acquire) == 0; }
   // Queues task for the worker.
   void submit(const CollTaskPtr& task);
 

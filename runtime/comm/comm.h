@@ -15,6 +15,7 @@
 #include "collectives/choice_cache.h"
 #include "comm/call_words.h"
 #include "comm/coll_queue.h"
+#include "comm/owned_calls.h"
 #include "comm/passed_call.h"
 #include "collectives/peer_pattern.h"
 #include "comm/context_registry.h"
@@ -133,6 +134,9 @@ class Comm {
   coll::ChoiceCache& choice_cache() { return choices_; }
   CallWordsCache& call_words() { return call_words_; }
   PassedCallCache& passed_call() { return passed_call_; }
+  // On a communicator of one rank, the calls its owning thread runs with no claim of the
+  // collective queue (comm/owned_calls.h).
+  OwnedCalls& owned_calls() { return owned_calls_; }
   // The flight recorder of this communicator's calls (trace/comm_recorder.h).
   trace::CommRecorder& recorder() { return recorder_; }
   // The sequence number of the next collective (every rank runs them in the same order).
@@ -173,6 +177,7 @@ class Comm {
   coll::ChoiceCache choices_;
   CallWordsCache call_words_;
   PassedCallCache passed_call_;
+  OwnedCalls owned_calls_;
   std::atomic<uint32_t> children_{0};
   std::atomic<uint32_t> shrinks_{0};
   std::unique_ptr<SlotArea> slots_;

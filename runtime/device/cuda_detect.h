@@ -7,7 +7,10 @@
 // pointer, so a device pointer is recognised even when the plugin is missing.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstddef>
+#include <cstdint>
 
 namespace nexar::device {
 
@@ -22,6 +25,10 @@ bool cuda_driver_loaded();
 // never inside the heap. Two compares, where cuda_driver_loaded asks the dynamic linker
 // (~0.1 us), so a call on small malloc'd buffers skips that question.
 bool in_brk_heap(const void* p, size_t bytes);
+// Whether the brk heap still reaches hi (its break is at or past it): a span that was in
+// the heap stays in it while it does (the heap's start never moves). One read of glibc's
+// cached break, no system call.
+inline bool brk_heap_reaches(uintptr_t hi) { return hi <= reinterpret_cast<uintptr_t>(sbrk(0)); }
 
 // HOST for null, for any pointer when the driver is absent, for host memory (pinned or
 // not) and for managed memory (the CPU may access it); DEVICE for device memory.

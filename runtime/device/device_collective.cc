@@ -73,6 +73,10 @@ bool host_only_span(const comm::Comm& c, CollKind kind, uintptr_t lo, uintptr_t 
   return span_in_brk_heap(lo, hi) || !cuda_driver_loaded();
 }
 
+bool host_while_heap_reaches(CollKind kind, uintptr_t lo, uintptr_t hi) {
+  return kind != CollKind::BARRIER && lo != hi && span_in_brk_heap(lo, hi);
+}
+
 Status device_collective_task(const std::shared_ptr<comm::Comm>& c, const coll::CollArgs& a, comm::CollTaskPtr* task) {
   task->reset();
   if (host_only_call(*c, a)) return Status::Ok();

@@ -27,5 +27,9 @@ bool host_only_call(const comm::Comm& c, const coll::CollArgs& a);
 // host_only_call for a call of a fixed count of this kind whose buffers span [lo, hi) on
 // this rank (staged_collective.h's buffer_span; the plain blocking path remembers it).
 bool host_only_span(const comm::Comm& c, coll::CollKind kind, uintptr_t lo, uintptr_t hi);
+// Whether host_only_span's answer for that span is true as long as the brk heap reaches hi
+// (cuda_detect.h's brk_heap_reaches): its buffers lie in the heap now. Not a barrier's (its
+// answer is whether a CUDA stream is set).
+bool host_while_heap_reaches(coll::CollKind kind, uintptr_t lo, uintptr_t hi);
 
 }  // namespace nexar::device

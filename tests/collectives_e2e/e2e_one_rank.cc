@@ -8,6 +8,7 @@
 // and one aborted: their calls report the error and write nothing.
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "e2e_probe.h"
@@ -40,6 +41,54 @@ void every_kind_dtype_op() {
         }
 }
 
+// A loop's blocking call right behind a non-blocking call whose result it reads, on one
+// communicator: the owner's remembered call (api/owned_one_rank.h) takes no claim of the
+// collective queue, so it must still run only after the calls queued before it. 64 Ki
+// elements: the worker's copy takes longer than the caller's way to its own.
+void blocking_behind_nonblocking(nexar_comm_t c) {
+  const size_t n = size_t{1} << 16;
+  std::vector<int32_t> in(n), mid(n, 0), out(n, 0);
+  E2E_OK(nexar_allreduce(mid.data(), out.data(), n, NEXAR_INT32, NEXAR_SUM, c));  // remembered from here on
+  E2E_OK(nexar_allreduce(mid.data(), out.data(), n, NEXAR_INT32, NEXAR_SUM, c));
+  for (int32_t round = 1; round <= 20; ++round) {
+    for (size_t i = 0; i < n; ++i) in[i] = round * 100000 + static_cast<int32_t>(i);
+    nexar_request_t req = nullptr;
+    E2E_OK(nexar_iallreduce(in.data(), mid.data(), n, NEXAR_INT32, NEXAR_SUM, c, &req));
+    E2E_OK(nexar_allreduce(mid.data(), out.data(), n, NEXAR_INT32, NEXAR_SUM, c));
+    E2E_OK(nexar_wait(req));
+    for (size_t i = 0; i < n; i += 997)
+      E2E_CHECK(out[i] == in[i], "round " + std::to_string(round) + " element " + std::to_string(i) + " is " +
+                                     std::to_string(out[i]) + ", want " + std::to_string(in[i]) +
+                                     " (the blocking call ran ahead of the non-blocking one)");
+  }
+}
+
+// Two threads calling on one communicator at once, each its own loop (one of them owns the
+// remembered calls, the other takes the claimed route), the count changing every third
+// call (the owner remembers anew) and a non-blocking call now and then: every result right
+// (the TSan build checks that they share nothing unguarded).
+void two_threads(nexar_comm_t c) {
+  auto loop = [c](int32_t base) {
+    int32_t in[8], out[8];
+    for (int32_t it = 0; it < 2000; ++it) {
+      const size_t n = 8 - static_cast<size_t>(it / 3 % 2);
+      for (int32_t i = 0; i < 8; ++i) in[i] = base + it + i, out[i] = -1;
+      if (it % 100 == 7) {
+        nexar_request_t req = nullptr;
+        E2E_OK(nexar_iallreduce(in, out, n, NEXAR_INT32, NEXAR_SUM, c, &req));
+        E2E_OK(nexar_wait(req));
+      } else {
+        E2E_OK(nexar_allreduce(in, out, n, NEXAR_INT32, NEXAR_SUM, c));
+      }
+      for (size_t i = 0; i < 8; ++i)
+        E2E_CHECK(out[i] == (i < n ? in[i] : -1), "thread " + std::to_string(base) + ": a wrong result");
+    }
+  };
+  std::thread other(loop, 1000000);
+  loop(0);
+  other.join();
+}
+
 // Runs the world's scenarios with c standing in for the world.
 void scenarios_on(nexar_comm_t c) {
   const nexar_comm_t world = g_world;
@@ -53,6 +102,8 @@ void scenarios_on(nexar_comm_t c) {
   scenario_invalid();
   every_kind_dtype_op();
   refused_after_passing(c);
+  blocking_behind_nonblocking(c);
+  two_threads(c);
   g_world = world;
   g_rank = rank;
   g_size = size;
@@ -106,6 +157,9 @@ void scenario_one_rank() {
   E2E_CHECK(n == 1, "the dup has " + std::to_string(n) + " ranks");
   scenarios_on(self);
   scenarios_on(dup);
+  for (nexar_comm_t c : {self, dup})  // every call passes twice (remembered), then fails below
+    for (int twice = 0; twice < 2; ++twice)
+      for (nexar_result_t r : every_call(c, 4)) E2E_CHECK(r == NEXAR_SUCCESS, nexar_result_string(r));
   E2E_OK(nexar_comm_revoke(dup));
   every_call_fails(dup, NEXAR_ERR_REVOKED, "revoked");
   E2E_OK(nexar_comm_abort(self));

@@ -5,12 +5,12 @@
 // the algorithm the next call runs, on every rank. Two communicators in one process over
 // real shared memory (TwoComms), each rank's call on its own thread.
 #include <catch.hpp>
-#include <stdlib.h>
 
 #include <cstdint>
 #include <string>
 #include <thread>
 
+#include "algo_env.h"
 #include "comm/call_words.h"
 #include "comm/comm_coll_context.h"
 #include "core/params.h"
@@ -19,13 +19,7 @@
 namespace nexar::comm {
 namespace {
 
-void set_algo(const char* value) {
-  if (value)
-    setenv("NEXAR_ALGO", value, 1);
-  else
-    unsetenv("NEXAR_ALGO");
-  params::reload();
-}
+using nexar::test::set_algo;
 
 // Both ranks run the remembered allreduce of 4 int32 (SUM) once; each must succeed with
 // the sum. Returns the algorithm rank 0 ran, after checking rank 1 ran the same.
