@@ -180,6 +180,7 @@ Status World::start_tcp(const std::string& bind_ip) {
   hc.peer_timeout_s = param::NEXAR_PEER_TIMEOUT.get();
   hc.keepalive_s = param::NEXAR_KEEPALIVE.get();
   hc.handshake_timeout_s = std::min(5.0, param::NEXAR_CONNECT_TIMEOUT.get());
+  hc.congestion = param::NEXAR_TCP_CONGESTION.get();
   if (!info_.credential_pem.empty())
     NX_RETURN_IF_ERROR(tcp::Credential::from_pem(info_.credential_pem, "the credential nexar_init_rank issued", &hc.credential));
   else

@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <sstream>
 
 #include "core/log.h"
 #include "transport/quic/address.h"
@@ -31,9 +32,12 @@ constexpr int kBlindBoundMs = 1;
 
 Status sys_error(const std::string& what) { return Status(NEXAR_ERR_INTERNAL, what + ": " + std::strerror(errno)); }
 
-void tune(int fd) {
+// congestion: one the kernel took at create() (empty: the host's default).
+void tune(int fd, const std::string& congestion) {
   int one = 1;
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  if (!congestion.empty())
+    ::setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, congestion.data(), static_cast<socklen_t>(congestion.size()));
 }
 
 void add(int ep, int fd, uint32_t events, uint64_t tag) {
@@ -64,6 +68,7 @@ Status Hub::create(const HubConfig& cfg, std::unique_ptr<Hub>* out) {
   NX_RETURN_IF_ERROR(quic::parse_ip(cfg.bind_ip, 0, &a));
   h->listen_fd_ = ::socket(a.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (h->listen_fd_ < 0) return sys_error("creating the TCP listening socket");
+  NX_RETURN_IF_ERROR(h->choose_congestion());
   if (::bind(h->listen_fd_, a.sa(), a.len) != 0) return sys_error("binding TCP to " + cfg.bind_ip);
   if (::listen(h->listen_fd_, 128) != 0) return sys_error("listening on TCP");
   a.len = sizeof(a.ss);
@@ -82,6 +87,25 @@ Status Hub::create(const HubConfig& cfg, std::unique_ptr<Hub>* out) {
   h->thread_ = std::thread([raw] { raw->run(); });
   *out = std::move(h);
   return Status::Ok();
+}
+
+Status Hub::choose_congestion() {
+  // The listening socket tells which the kernel takes; every connection gets it in tune().
+  std::string refused;
+  std::stringstream list(cfg_.congestion);
+  for (std::string name; std::getline(list, name, ',');) {
+    if (name.empty()) continue;
+    if (::setsockopt(listen_fd_, IPPROTO_TCP, TCP_CONGESTION, name.data(), static_cast<socklen_t>(name.size())) == 0) {
+      congestion_ = name;
+      return Status::Ok();
+    }
+    refused += strprintf("%s%s: %s", refused.empty() ? "" : ", ", name.c_str(), std::strerror(errno));
+  }
+  if (refused.empty()) return Status::Ok();  // none asked for: the host's default
+  return Status(NEXAR_ERR_INVALID_ARGUMENT,
+                strprintf("NEXAR_TCP_CONGESTION=%s: the kernel takes none of it for TCP (%s; see "
+                          "net.ipv4.tcp_available_congestion_control and tcp_allowed_congestion_control)",
+                          cfg_.congestion.c_str(), refused.c_str()));
 }
 
 Hub::~Hub() {
@@ -116,7 +140,7 @@ Status Hub::dial(TcpLink* link, const std::string& address) {
   NX_RETURN_IF_ERROR(quic::parse_host_port(address, &a).with_context("rank " + std::to_string(link->peer()) + "'s address"));
   const int fd = ::socket(a.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) return sys_error("creating a TCP socket");
-  tune(fd);
+  tune(fd, congestion_);
   if (::connect(fd, a.sa(), a.len) != 0 && errno != EINPROGRESS) {
     Status st = sys_error(strprintf("connecting to rank %d at %s over TCP", link->peer(), address.c_str()));
     ::close(fd);
@@ -245,7 +269,7 @@ void Hub::accept_all() {
       ::close(fd);
       continue;
     }
-    tune(fd);
+    tune(fd, congestion_);
     auto p = std::make_unique<Pending>();
     p->fd = fd;
     p->hs = std::make_unique<Handshake>(cfg_.credential.get(), cfg_.world_size, false, -1);

@@ -39,6 +39,9 @@ struct HubConfig {
   std::shared_ptr<Credential> credential;
   double peer_timeout_s = 5, keepalive_s = 1;
   double handshake_timeout_s = 10;  // a connection not proven by then is dropped
+  // The congestion control of every connection: the first of this comma-separated list
+  // the kernel takes ("": the host's default); create() fails when it takes none.
+  std::string congestion;
 };
 
 class Hub {
@@ -77,6 +80,7 @@ class Hub {
     bool connecting;  // a dial whose connect has not completed
   };
   explicit Hub(const HubConfig& cfg) : cfg_(cfg) {}
+  Status choose_congestion();  // sets congestion_ on the listening socket (create())
   void run();
   void accept_all();
   void on_pending(Pending* p, uint32_t events);
@@ -88,6 +92,7 @@ class Hub {
   void wake();
 
   const HubConfig cfg_;
+  std::string congestion_;  // what every connection gets (empty: the host's default)
   std::string local_address_;
   int listen_fd_ = -1, outer_ = -1, inner_ = -1, wake_fd_ = -1;
   std::thread thread_;

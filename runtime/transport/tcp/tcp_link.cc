@@ -3,6 +3,8 @@
 // TcpLink lifecycle: dialing, adopting a proven connection, goodbye, failure.
 #include "transport/tcp/tcp_link.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -13,6 +15,16 @@
 #include "transport/tcp/tcp_hub.h"
 
 namespace nexar::tcp {
+namespace {
+
+std::string congestion_of(int fd) {
+  char name[32] = {};
+  socklen_t len = sizeof(name) - 1;
+  if (::getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name, &len) != 0) return "unknown";
+  return name;
+}
+
+}  // namespace
 
 TcpLink::TcpLink(int self_rank, int peer, transport::InboundSink* sink, Hub* hub)
     : self_rank_(self_rank),
@@ -56,8 +68,8 @@ bool TcpLink::adopt(int fd, std::vector<uint8_t> leftover, const std::string& pe
   rx_off_ = 0;
   rx_end_ = leftover.size();
   cv_.notify_all();
-  NX_INFO(NET, "connected to rank %d at %s over TCP (membership proven at connect; payload in the clear)", peer_,
-          peer_address.c_str());
+  NX_INFO(NET, "connected to rank %d at %s over TCP (congestion control %s; membership proven at connect; payload in "
+          "the clear)", peer_, peer_address.c_str(), congestion_of(fd).c_str());
   on_writable();  // anything queued before the connection
   return true;
 }
