@@ -37,10 +37,6 @@ struct Group {
 };
 
 thread_local Group t_group;
-// Groups open on any thread: while none is (the usual case), active() answers without a
-// thread-local lookup (a call through __tls_get_addr in a shared library). A thread sees
-// its own increment, so a thread inside a group never reads 0 here.
-std::atomic<int> g_open_groups{0};
 
 // Starts the posted operations, receives first (a message then finds its receive posted
 // rather than waiting in the unexpected store), then sends, then collectives (queued on
@@ -91,7 +87,10 @@ size_t wait_all(std::vector<Op>& ops) {
 
 }  // namespace
 
-bool active() { return g_open_groups.load(std::memory_order_relaxed) != 0 && t_group.depth > 0; }
+namespace detail {
+std::atomic<int> g_open_groups{0};
+bool open_here() { return t_group.depth > 0; }
+}  // namespace detail
 
 namespace {
 
@@ -169,7 +168,7 @@ using nexar::api::finish;
 extern "C" {
 
 NEXAR_API nexar_result_t nexar_group_start(void) {
-  if (nexar::api::group::t_group.depth++ == 0) nexar::api::group::g_open_groups.fetch_add(1, std::memory_order_relaxed);
+  if (nexar::api::group::t_group.depth++ == 0) nexar::api::group::detail::g_open_groups.fetch_add(1, std::memory_order_relaxed);
   return NEXAR_SUCCESS;
 }
 
@@ -178,7 +177,7 @@ NEXAR_API nexar_result_t nexar_group_end(void) {
   if (g.depth == 0)
     return finish(nullptr, Status(NEXAR_ERR_INVALID_ARGUMENT, "nexar_group_end without a matching nexar_group_start"));
   if (--g.depth > 0) return NEXAR_SUCCESS;
-  nexar::api::group::g_open_groups.fetch_sub(1, std::memory_order_relaxed);
+  nexar::api::group::detail::g_open_groups.fetch_sub(1, std::memory_order_relaxed);
   std::vector<nexar::api::group::Op> ops = std::move(g.ops);
   g.ops.clear();
   nexar::api::group::start_all(ops);

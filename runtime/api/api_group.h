@@ -8,6 +8,7 @@
 // reach only after this group's sends, cannot deadlock.
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "api/api_p2p.h"
@@ -15,8 +16,18 @@
 
 namespace nexar::api::group {
 
-// True while this thread is inside nexar_group_start ... nexar_group_end.
-bool active();
+namespace detail {
+// Groups open on any thread: while none is (the usual case), active() answers without a
+// thread-local lookup (a call through __tls_get_addr in a shared library). A thread sees
+// its own increment, so a thread inside a group never reads 0 here.
+extern std::atomic<int> g_open_groups;
+// Whether this thread is inside a group (its thread-local depth).
+bool open_here();
+}  // namespace detail
+
+// True while this thread is inside nexar_group_start ... nexar_group_end. Inline: the
+// usual answer is one load.
+inline bool active() { return detail::g_open_groups.load(std::memory_order_relaxed) != 0 && detail::open_here(); }
 
 // Posts an operation to this thread's group. what names it in errors; early is an
 // argument error found now (returned at once, and again by nexar_group_end). req: the

@@ -49,18 +49,25 @@ inline bool run_one_rank_call(nexar_comm_t comm, const coll::CollArgs& args, nex
   });
 }
 
+// What run_one_rank_blocking does past its copy: the owner's remembered call that needs
+// more than the copy (run: its OwnedRun), or the route above (run: nullptr). Out of line,
+// so the copy's way saves no registers for it.
+[[gnu::noinline]] inline bool run_one_rank_rest(nexar_comm_t comm, const coll::CollArgs& args,
+                                                 const comm::OwnedRun* run, nexar_result_t* result) {
+  if (!run) return run_one_rank_call(comm, args, result);
+  *result = one_rank_now(comm, *run->algo, args);
+  return true;
+}
+
 // The owner's remembered call (api/owned_one_rank.h), else the route above.
 inline bool run_one_rank_blocking(nexar_comm_t comm, const coll::CollArgs& args, nexar_result_t* result) {
-  if (const comm::OwnedRun* run = owned_one_rank_run(*comm->comm, args)) {
-    if (run->plain_bytes != coll::kNotPlain && coll::choice_logged(args.kind, run->algo)) {
-      coll::copy_bytes(args.recvbuf, args.sendbuf, run->plain_bytes);  // all one_rank_copy would do
-      *result = NEXAR_SUCCESS;
-    } else {
-      *result = one_rank_now(comm, *run->algo, args);
-    }
+  const comm::OwnedRun* run = owned_one_rank_run(*comm->comm, args);
+  if (run && run->plain_bytes != coll::kNotPlain && coll::choice_logged(args.kind, run->algo)) [[likely]] {
+    coll::copy_bytes(args.recvbuf, args.sendbuf, run->plain_bytes);  // all one_rank_copy would do
+    *result = NEXAR_SUCCESS;
     return true;
   }
-  return run_one_rank_call(comm, args, result);
+  return run_one_rank_rest(comm, args, run, result);
 }
 
 }  // namespace nexar::api

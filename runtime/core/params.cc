@@ -13,11 +13,10 @@
 namespace nexar::params {
 namespace detail {
 std::atomic<const Snapshot*> g_snapshot{nullptr};
+std::atomic<uint64_t> g_generation{0};
 }  // namespace detail
 
 namespace {
-
-std::atomic<uint64_t> g_generation{0};
 
 struct Loader {
   std::mutex mu;
@@ -125,9 +124,7 @@ void reload() {
   Loader& l = loader();
   std::lock_guard<std::mutex> lock(l.mu);
   detail::g_snapshot.store(nullptr, std::memory_order_release);
-  g_generation.fetch_add(1, std::memory_order_acq_rel);
+  detail::g_generation.fetch_add(1, std::memory_order_acq_rel);
 }
-
-uint64_t generation() { return g_generation.load(std::memory_order_acquire); }
 
 }  // namespace nexar::params

@@ -100,8 +100,11 @@ std::string nearest_name(const std::string& name);
 // after it set variables of its own). Values read before stay valid (never freed).
 void reload();
 // Changes whenever reload() runs: code that caches values derived from parameters (hot
-// paths such as collective selection) re-derives them when it changes.
-uint64_t generation();
+// paths such as collective selection) re-derives them when it changes. One load, inline.
+namespace detail {
+extern std::atomic<uint64_t> g_generation;
+}  // namespace detail
+inline uint64_t generation() { return detail::g_generation.load(std::memory_order_acquire); }
 
 }  // namespace nexar::params
 
