@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 
@@ -15,7 +16,7 @@ namespace {
 
 const char* kDtypeNames[] = {"int8", "uint8", "int32", "uint32", "int64", "uint64", "float16", "bfloat16",
                              "float32", "float64"};
-const char* kOpNames[] = {"sum", "prod", "min", "max", "avg"};
+const char* kOpNames[] = {"sum", "prod", "min", "max", "avg", "band", "bor", "bxor"};  // nexar_op_t order
 
 bool is_unsigned(nexar_dtype_t d) { return d == NEXAR_UINT8 || d == NEXAR_UINT32 || d == NEXAR_UINT64; }
 bool is_float(nexar_dtype_t d) { return d >= NEXAR_FLOAT16; }
@@ -36,7 +37,7 @@ bool parse_dtype(const std::string& s, nexar_dtype_t* out) {
   return false;
 }
 bool parse_op(const std::string& s, nexar_op_t* out) {
-  for (int i = 0; i < 5; ++i)
+  for (int i = 0; i < static_cast<int>(std::size(kOpNames)); ++i)
     if (s == kOpNames[i]) return *out = static_cast<nexar_op_t>(i), true;
   return false;
 }
@@ -162,6 +163,8 @@ double BenchCollective::value(int rank, size_t i) const {
 
 double BenchCollective::expected(size_t i) const {
   const size_t n = count_;
+  // The values are small integers: their int64 bits are the type's, sign-extended.
+  auto bitwise = [&](int64_t a, int64_t b) { return op_ == NEXAR_BAND ? a & b : op_ == NEXAR_BOR ? a | b : a ^ b; };
   auto fold = [&](int lo, int hi, size_t idx) {
     double acc = value(lo, idx);
     for (int q = lo + 1; q < hi; ++q) {
@@ -169,6 +172,7 @@ double BenchCollective::expected(size_t i) const {
       if (op_ == NEXAR_PROD) acc *= x;
       else if (op_ == NEXAR_MIN) acc = std::min(acc, x);
       else if (op_ == NEXAR_MAX) acc = std::max(acc, x);
+      else if (nexar::op_is_bitwise(op_)) acc = static_cast<double>(bitwise(static_cast<int64_t>(acc), static_cast<int64_t>(x)));
       else acc += x;
     }
     if (op_ == NEXAR_AVG) acc = is_float(dtype_) ? acc / (hi - lo) : std::trunc(acc / (hi - lo));

@@ -6,7 +6,7 @@
 //   float32, tools/bench_compressed.h)
 //   (the collectives with a count per rank run with equal counts and are sized as their
 //   fixed-count namesakes; alltoallv_skew: each rank sends SIZE bytes, 4x as much to rank 0)
-//                            [-t SECONDS | -n ITERS] [-w WARMUP] [-d float32] [-o sum]
+//                            [-t SECONDS | -n ITERS] [-w WARMUP] [-d float32] [-o sum|prod|min|max|avg|band|bor|bxor]
 //                            [-r ROOT] [-g GROUPS] [--algo NAME] [--no-check] [-B]
 //   -g G: the collective runs inside G communicators split from the world (G consecutive
 //   blocks of ranks, as tensor-parallel groups are), all at once; sizes and bus bandwidth

@@ -63,7 +63,9 @@ typedef enum {
   NEXAR_FLOAT16, NEXAR_BFLOAT16, NEXAR_FLOAT32, NEXAR_FLOAT64
 } nexar_dtype_t;
 
-typedef enum { NEXAR_SUM, NEXAR_PROD, NEXAR_MIN, NEXAR_MAX, NEXAR_AVG } nexar_op_t;
+/* NEXAR_BAND, NEXAR_BOR, NEXAR_BXOR (bitwise and, or, exclusive or; MPI_BAND / MPI_BOR /
+ * MPI_BXOR) are additions to API.md's enum, after NEXAR_AVG: integer dtypes only. */
+typedef enum { NEXAR_SUM, NEXAR_PROD, NEXAR_MIN, NEXAR_MAX, NEXAR_AVG, NEXAR_BAND, NEXAR_BOR, NEXAR_BXOR } nexar_op_t;
 
 #define NEXAR_UNDEFINED (-1)   /* split color: this rank joins no new communicator */
 #define NEXAR_ANY_SOURCE (-2)  /* receive: match a message from any rank */
@@ -316,7 +318,9 @@ NEXAR_API nexar_result_t nexar_group_end(void);
  * model (NEXAR_ALGO forces one, e.g. "allreduce:ring,broadcast:binomial"; nexar-info lists
  * them). Every rank gets bit-identical results whatever the algorithm. float16 and
  * bfloat16 reduce in float32 and round to nearest even; integers wrap; NEXAR_AVG is the sum
- * divided by the number of ranks (integer division for integer types).
+ * divided by the number of ranks (integer division for integer types). NEXAR_BAND,
+ * NEXAR_BOR and NEXAR_BXOR take integer dtypes only: with a float dtype every reducing
+ * call returns NEXAR_ERR_INVALID_ARGUMENT on every rank, naming the op and the dtype.
  *
  * Results common to all: NEXAR_ERR_INVALID_ARGUMENT, found locally before anything is
  * sent, naming the argument (NULL comm, NULL buffer with a non-zero count, unknown dtype
@@ -352,7 +356,7 @@ NEXAR_API nexar_result_t nexar_alltoall(const void *sendbuf, void *recvbuf, size
 /** Inclusive prefix reduction: rank r receives op over ranks 0..r. */
 NEXAR_API nexar_result_t nexar_scan(const void *sendbuf, void *recvbuf, size_t count, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm);
 /** Exclusive prefix reduction: rank r receives op over ranks 0..r-1; rank 0's recvbuf is set to the identity of op
- *  (SUM and AVG 0, PROD 1, MIN the type's largest value, MAX its lowest). */
+ *  (SUM and AVG 0, PROD 1, MIN the type's largest value, MAX its lowest, BAND all bits set, BOR and BXOR 0). */
 NEXAR_API nexar_result_t nexar_exscan(const void *sendbuf, void *recvbuf, size_t count, nexar_dtype_t dtype, nexar_op_t op, nexar_comm_t comm);
 /** Returns once every rank of comm has entered the barrier. */
 NEXAR_API nexar_result_t nexar_barrier(nexar_comm_t comm);

@@ -87,10 +87,13 @@ Reduction reduction_for(const at::Tensor &t, const c10d::ReduceOp &op, const cha
       return r;
     case c10d::ReduceOp::BAND:
     case c10d::ReduceOp::BOR:
-      // On 0/1 bytes bitwise and/or are min/max; nexar has no bitwise ops for wider integers.
-      TORCH_CHECK(is_bool, "nexar ", what, ": ReduceOp.", op_name(op.op_),
-                  " is supported only for bool tensors (nexar has no bitwise reductions), got dtype ", t.scalar_type());
-      r.op = op.op_ == c10d::ReduceOp::BAND ? NEXAR_MIN : NEXAR_MAX;
+    case c10d::ReduceOp::BXOR:
+      // Bitwise: integers and bool (0/1 bytes) only, as gloo. On bool, and/or stay min/max.
+      TORCH_CHECK(at::isIntegralType(t.scalar_type(), /*includeBool=*/true), "nexar ", what, ": ReduceOp.",
+                  op_name(op.op_), " is bitwise: it takes integer and bool tensors only, got dtype ", t.scalar_type());
+      if (op.op_ == c10d::ReduceOp::BXOR) r.op = NEXAR_BXOR;
+      else if (op.op_ == c10d::ReduceOp::BAND) r.op = is_bool ? NEXAR_MIN : NEXAR_BAND;
+      else r.op = is_bool ? NEXAR_MAX : NEXAR_BOR;
       return r;
     case c10d::ReduceOp::PREMUL_SUM: {
       TORCH_CHECK(!is_bool, "nexar ", what, ": ReduceOp.PREMUL_SUM is undefined for bool tensors");
@@ -104,7 +107,7 @@ Reduction reduction_for(const at::Tensor &t, const c10d::ReduceOp &op, const cha
     }
     default:
       TORCH_CHECK(false, "nexar ", what, ": ReduceOp.", op_name(op.op_),
-                  " is not supported (nexar reduces with SUM, AVG, PRODUCT, MIN, MAX, PREMUL_SUM; BAND and BOR on bool)");
+                  " is not supported (nexar reduces with SUM, AVG, PRODUCT, MIN, MAX, PREMUL_SUM, BAND, BOR, BXOR)");
   }
 }
 

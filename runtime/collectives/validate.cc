@@ -51,7 +51,10 @@ Status validate_collective_args(const CollArgs& a, int rank, int size) {
   const int dtype = raw_value(a.dtype), op = raw_value(a.op);
   if (has_data && (dtype < NEXAR_INT8 || dtype > NEXAR_FLOAT64))
     return invalid(a, strprintf("dtype %d is not a nexar_dtype_t", dtype));
-  if (kind.op && (op < NEXAR_SUM || op > NEXAR_AVG)) return invalid(a, strprintf("op %d is not a nexar_op_t", op));
+  if (kind.op && (op < NEXAR_SUM || op > NEXAR_BXOR)) return invalid(a, strprintf("op %d is not a nexar_op_t", op));
+  if (kind.op && has_data && !op_applies_to(a.op, a.dtype))
+    return invalid(a, strprintf("op %s is bitwise: it takes integer dtypes only, not %s", op_name(a.op),
+                                dtype_name(a.dtype)));
   if (kind.root && (a.root < 0 || a.root >= size))
     return invalid(a, strprintf("root %d is outside [0, %d)", a.root, size));
   if (!has_data) return Status::Ok();

@@ -29,6 +29,8 @@ std::string describe(uint64_t d) {
 
 }  // namespace
 
+static_assert(NEXAR_BXOR <= 0x7, "the descriptor holds the op in 3 bits");
+
 uint64_t pack_descriptor(const coll::CollArgs& a) {
   const coll::CollKindTraits& t = coll::kind_traits(a.kind);
   uint64_t count = a.kind == CollKind::ALLREDUCE_BUCKETED ? coll::bucket_elements(a) : a.count;

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace nexar {
 namespace {
@@ -19,10 +20,15 @@ void fill_identity_typed(void* buf, size_t count, nexar_op_t op) {
   using L = std::numeric_limits<T>;
   switch (op) {
     case NEXAR_SUM:
-    case NEXAR_AVG: fill_typed<T>(buf, count, T(0)); return;
+    case NEXAR_AVG:
+    case NEXAR_BOR:
+    case NEXAR_BXOR: fill_typed<T>(buf, count, T(0)); return;
     case NEXAR_PROD: fill_typed<T>(buf, count, T(1)); return;
     case NEXAR_MIN: fill_typed<T>(buf, count, L::has_infinity ? L::infinity() : L::max()); return;
     case NEXAR_MAX: fill_typed<T>(buf, count, L::has_infinity ? -L::infinity() : L::lowest()); return;
+    case NEXAR_BAND:  // all bits set; floats never get here (op_applies_to)
+      if constexpr (std::is_integral_v<T>) fill_typed<T>(buf, count, static_cast<T>(~std::make_unsigned_t<T>{0}));
+      return;
   }
 }
 
@@ -44,10 +50,17 @@ bool dtype_valid(nexar_dtype_t dtype) { return dtype_size(dtype) != 0; }
 
 bool op_valid(nexar_op_t op) {
   switch (op) {
-    case NEXAR_SUM: case NEXAR_PROD: case NEXAR_MIN: case NEXAR_MAX: case NEXAR_AVG: return true;
+    case NEXAR_SUM: case NEXAR_PROD: case NEXAR_MIN: case NEXAR_MAX: case NEXAR_AVG:
+    case NEXAR_BAND: case NEXAR_BOR: case NEXAR_BXOR: return true;
   }
   return false;
 }
+
+bool dtype_is_integer(nexar_dtype_t dtype) { return dtype_valid(dtype) && dtype < NEXAR_FLOAT16; }
+
+bool op_is_bitwise(nexar_op_t op) { return op == NEXAR_BAND || op == NEXAR_BOR || op == NEXAR_BXOR; }
+
+bool op_applies_to(nexar_op_t op, nexar_dtype_t dtype) { return !op_is_bitwise(op) || dtype_is_integer(dtype); }
 
 const char* dtype_name(nexar_dtype_t dtype) {
   switch (dtype) {
@@ -72,6 +85,9 @@ const char* op_name(nexar_op_t op) {
     case NEXAR_MIN: return "min";
     case NEXAR_MAX: return "max";
     case NEXAR_AVG: return "avg";
+    case NEXAR_BAND: return "band";
+    case NEXAR_BOR: return "bor";
+    case NEXAR_BXOR: return "bxor";
   }
   return "invalid";
 }

@@ -15,6 +15,11 @@ namespace nexar {
 // True for the values of nexar_dtype_t / nexar_op_t (anything else is a caller's error).
 bool dtype_valid(nexar_dtype_t dtype);
 bool op_valid(nexar_op_t op);
+// Whether dtype is an integer type, and whether op is defined on dtype (the bitwise ops
+// BAND, BOR, BXOR on integer types only; every other op on every type).
+bool dtype_is_integer(nexar_dtype_t dtype);
+bool op_is_bitwise(nexar_op_t op);
+bool op_applies_to(nexar_op_t op, nexar_dtype_t dtype);
 // Bytes per element; 0 for an invalid dtype. Inline: every call's checks and copies ask.
 inline size_t dtype_size(nexar_dtype_t dtype) {
   switch (dtype) {
@@ -30,7 +35,8 @@ const char* dtype_name(nexar_dtype_t dtype);
 const char* op_name(nexar_op_t op);
 
 // Writes count copies of op's identity: SUM and AVG 0, PROD 1, MIN the type's largest
-// value (+inf for floats), MAX the type's lowest (-inf for floats).
+// value (+inf for floats), MAX the type's lowest (-inf for floats), BAND all bits set,
+// BOR and BXOR 0.
 void fill_identity(void* buf, size_t count, nexar_dtype_t dtype, nexar_op_t op);
 
 // IEEE binary16 and bfloat16 conversions. To half: round to nearest, ties to even;

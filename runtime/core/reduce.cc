@@ -23,7 +23,12 @@ const reduce_impl::KernelTable& best_table() {
   return t;
 }
 
-int op_column(nexar_op_t op) { return op == NEXAR_AVG ? 0 : static_cast<int>(op); }
+// The table's columns follow nexar_op_t without AVG (which reduces as SUM).
+constexpr int op_column(nexar_op_t op) {
+  const int v = static_cast<int>(op);
+  return op == NEXAR_AVG ? 0 : v > NEXAR_AVG ? v - 1 : v;
+}
+static_assert(op_column(NEXAR_BXOR) == reduce_impl::kKernelColumns - 1, "the last op has the table's last column");
 
 template <typename T, typename Wide>
 void divide(void* buf, size_t count, size_t n) {

@@ -12,6 +12,8 @@
 //    is b. Ties (-0 vs +0) give a. Callers pass operands in a fixed order (lower rank
 //    first) so every rank computes the same bits even for NaN payloads and signed zeros.
 //  - AVG reduces as SUM; reduce_finalize divides once, at the end.
+//  - BAND/BOR/BXOR: bitwise on integers; there are no float kernels for them (callers
+//    refuse those calls first: op_applies_to in core/dtype.h).
 // Buffers may have any alignment; out may be the same address as a or b (no other
 // overlap). The vector path (AVX2 + F16C) is chosen at run time; a scalar path serves
 // every other CPU.

@@ -10,9 +10,11 @@ namespace nexar::reduce_impl {
 
 using Kernel = void (*)(void* out, const void* a, const void* b, size_t n);
 
-// Rows in nexar_dtype_t order, columns SUM, PROD, MIN, MAX (AVG uses SUM).
+// Rows in nexar_dtype_t order, columns SUM, PROD, MIN, MAX, BAND, BOR, BXOR (AVG uses
+// SUM). The bitwise columns of the float rows are empty: validation refuses those calls.
+constexpr int kKernelColumns = 7;
 struct KernelTable {
-  Kernel k[10][4];
+  Kernel k[10][kKernelColumns];
 };
 
 const KernelTable& scalar_table();

@@ -153,6 +153,8 @@ Status reduce_scatter_one_host(Ctx& x, const coll::CollArgs& a) {
 
 bool hier_applies(const Hierarchy& h, const coll::CollArgs& a) {
   if (!coll::kind_traits(a.kind).nccl) return false;
+  // NCCL has no bitwise ops: BAND / BOR / BXOR are staged and reduced on the host.
+  if (coll::kind_traits(a.kind).op && op_is_bitwise(a.op)) return false;
   const bool one_host = h.topo.hosts == 1;
   switch (a.kind) {
     case CollKind::ALLREDUCE: case CollKind::REDUCE: return one_host || a.op != NEXAR_AVG;

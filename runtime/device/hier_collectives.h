@@ -12,7 +12,8 @@ namespace nexar::device {
 
 // Whether the NCCL path runs this collective (same answer on every rank: it depends only
 // on the kind, op and layout): allreduce, broadcast, reduce, and, on one host, allgather
-// and reduce_scatter; AVG only on one host (across hosts it is staged for exact results).
+// and reduce_scatter; AVG only on one host (across hosts it is staged for exact results);
+// never BAND / BOR / BXOR (NCCL has no bitwise ops: staged, reduced on the host).
 bool hier_applies(const Hierarchy& h, const coll::CollArgs& a);
 
 // Runs a (hier_applies) on device buffers. Ordered on stream; returns with the work

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // Unit tests of the local reduction kernels (core/reduce.h) and dtype conversions
-// (core/dtype.h): every dtype x op against an independent element-wise reference, odd
+// (core/dtype.h): every dtype x op (bitwise ones on the integers) against an independent element-wise reference, odd
 // lengths, unaligned pointers, each ISA against the scalar one, float16/bfloat16
 // rounding edges, NaN/inf behaviour, integer wrap-around and AVG division; and the
 // piecewise copy (collectives/coll_util.h copy_bytes) against memmove.
@@ -10,8 +10,10 @@
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "coll_test_util.h"
@@ -80,6 +82,7 @@ void reference_one(unsigned char* out, const unsigned char* a, const unsigned ch
       case NEXAR_PROD: r = narrow ? static_cast<double>(static_cast<float>(x * y)) : x * y; break;
       case NEXAR_MIN: r = std::isnan(x) ? x : std::isnan(y) ? y : (x <= y ? x : y); break;
       case NEXAR_MAX: r = std::isnan(x) ? x : std::isnan(y) ? y : (x >= y ? x : y); break;
+      default: break;  // no bitwise ops on floats (ops_of)
     }
     if ((op == NEXAR_MIN || op == NEXAR_MAX) && !std::isnan(r)) {
       std::memcpy(out, (r == x && !(x == 0 && std::signbit(x) != std::signbit(r))) ? a : b, es);
@@ -97,8 +100,18 @@ void reference_one(unsigned char* out, const unsigned char* a, const unsigned ch
     case NEXAR_PROD: r = ux * uy; break;
     case NEXAR_MIN: r = sgn ? (sy < sx ? uy : ux) : (uy < ux ? uy : ux); break;
     case NEXAR_MAX: r = sgn ? (sy > sx ? uy : ux) : (uy > ux ? uy : ux); break;
+    case NEXAR_BAND: r = ux & uy; break;
+    case NEXAR_BOR: r = ux | uy; break;
+    case NEXAR_BXOR: r = ux ^ uy; break;
   }
   std::memcpy(out, &r, es);
+}
+
+// The ops defined on d: the arithmetic ones on every type, the bitwise ones on integers.
+std::vector<nexar_op_t> ops_of(nexar_dtype_t d) {
+  std::vector<nexar_op_t> ops(std::begin(kAllOps), std::end(kAllOps));
+  if (!is_float(d)) ops.insert(ops.end(), {NEXAR_BAND, NEXAR_BOR, NEXAR_BXOR});
+  return ops;
 }
 
 Bytes random_values(size_t count, nexar_dtype_t d, std::mt19937_64& gen, bool specials) {
@@ -140,7 +153,7 @@ __attribute__((target("f16c"))) uint16_t f16c_half(float f) {
 TEST_CASE("every dtype x op matches an element-wise reference, any length and alignment", "[reduce]") {
   std::mt19937_64 gen(42);
   for (nexar_dtype_t d : kAllDtypes)
-    for (nexar_op_t op : kAllOps)
+    for (nexar_op_t op : ops_of(d))
       for (size_t count : {size_t{0}, size_t{1}, size_t{7}, size_t{31}, size_t{33}, size_t{1023}})
         for (size_t misalign : {size_t{0}, size_t{1}, size_t{3}}) {
           const size_t es = dtype_size(d);
@@ -171,7 +184,7 @@ TEST_CASE("every kernel set gives the scalar set's bits, NaN and inf included", 
   }
   std::mt19937_64 gen(7);
   for (nexar_dtype_t d : kAllDtypes)
-    for (nexar_op_t op : kAllOps) {
+    for (nexar_op_t op : ops_of(d)) {
       const size_t count = 1000 + static_cast<size_t>(d);
       const Bytes a = random_values(count, d, gen, true), b = random_values(count, d, gen, true);
       Bytes x(a.size()), y(a.size());
@@ -311,6 +324,27 @@ TEST_CASE("identity elements", "[reduce]") {
   CHECK(h[0] == 0x7f80);
   fill_identity(h, 1, NEXAR_FLOAT16, NEXAR_AVG);
   CHECK(h[0] == 0);
+  fill_identity(i8, 1, NEXAR_INT8, NEXAR_BAND);
+  CHECK(i8[0] == -1);
+  fill_identity(u64, 1, NEXAR_UINT64, NEXAR_BAND);
+  CHECK(u64[0] == ~uint64_t{0});
+  fill_identity(u64, 1, NEXAR_UINT64, NEXAR_BOR);
+  CHECK(u64[0] == 0);
+  int32_t i32[1] = {5};
+  fill_identity(i32, 1, NEXAR_INT32, NEXAR_BXOR);
+  CHECK(i32[0] == 0);
+}
+
+TEST_CASE("the bitwise ops are defined on the integer dtypes only", "[reduce]") {
+  for (nexar_dtype_t d : kAllDtypes)
+    for (nexar_op_t op : {NEXAR_BAND, NEXAR_BOR, NEXAR_BXOR}) {
+      INFO(describe(d, op));
+      CHECK(op_valid(op));
+      CHECK(op_applies_to(op, d) == !is_float(d));
+    }
+  for (nexar_op_t op : kAllOps)
+    for (nexar_dtype_t d : kAllDtypes) CHECK(op_applies_to(op, d));
+  CHECK(std::string(op_name(NEXAR_BXOR)) == "bxor");
 }
 
 // copy_bytes copies in pieces: every byte lands where memmove puts it, across piece

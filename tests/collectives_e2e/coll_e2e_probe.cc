@@ -2,7 +2,7 @@
 // Copyright 2026 The nexar authors
 // coll_e2e_probe: the rank program of the end-to-end collective tests, run under nexrun.
 //   nexrun -np P coll_e2e_probe SCENARIO[,SCENARIO...]
-// Scenarios: sweep, dtypes, identical, large, nonblocking, invalid, algo_error, one_rank, passed_call,
+// Scenarios: sweep, dtypes, identical, large, nonblocking, invalid, algo_error, one_rank, passed_call, bitwise,
 // mismatch:{count,dtype,op,root,root_reduce,root_gather,root_scatter,count_scan,
 // count_bucketed,count_empty,kind,order}. Each checks its results against references
 // computed locally (e2e_reference.h) and prints "rank R: NAME ok (S s)"; any failure
@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
     else if (name == "algo_error") scenario_algo_error();
     else if (name == "one_rank") scenario_one_rank();
     else if (name == "passed_call") scenario_passed_call();
+    else if (name == "bitwise") scenario_bitwise();
     else if (name.rfind("mismatch:", 0) == 0) scenario_mismatch(name.substr(9));  // ends the program
     else {
       std::fprintf(stderr, "coll_e2e_probe: unknown scenario '%s'\n", name.c_str());

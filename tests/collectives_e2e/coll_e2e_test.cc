@@ -72,17 +72,18 @@ std::vector<std::string> algo_rounds(int p, bool slots) {
 // every size of the sweep fits shm_flat); the cost model's own choices run over QUIC and
 // over the default transport (shared memory between ranks of one host).
 void run_world(int np, bool with_large) {
-  const std::string forced = std::string("sweep,dtypes") + (with_large ? ",large" : "");
+  const std::string forced = std::string("sweep,dtypes,bitwise") + (with_large ? ",large" : "");
   for (const std::string& spec : algo_rounds(np, false)) {
     const Run r = probe(np, forced, {"NEXAR_ALGO=" + spec, "NEXAR_TRANSPORT=quic", "NEXAR_TIMEOUT=60"});
     expect_ok(r, np, forced, "np " + std::to_string(np) + " over QUIC, NEXAR_ALGO=" + spec);
   }
-  const std::string slot_forced = "sweep,dtypes,identical,nonblocking";
+  const std::string slot_forced = "sweep,dtypes,bitwise,identical,nonblocking";
   for (const std::string& spec : algo_rounds(np, true)) {
     const Run r = probe(np, slot_forced, {"NEXAR_ALGO=" + spec, "NEXAR_SHM_COLL_INLINE=1048576", "NEXAR_TIMEOUT=60"});
     expect_ok(r, np, slot_forced, "np " + std::to_string(np) + " over shared memory, NEXAR_ALGO=" + spec);
   }
-  const std::string chosen = std::string("sweep,dtypes,identical,nonblocking,invalid") + (with_large ? ",large" : "");
+  const std::string chosen =
+      std::string("sweep,dtypes,bitwise,identical,nonblocking,invalid") + (with_large ? ",large" : "");
   for (const char* transport : {"quic", "auto"}) {
     const Run r = probe(np, chosen, {std::string("NEXAR_TRANSPORT=") + transport, "NEXAR_TIMEOUT=60"});
     expect_ok(r, np, chosen, "np " + std::to_string(np) + " NEXAR_TRANSPORT=" + transport + ", algorithms chosen");

@@ -100,6 +100,7 @@ void scenarios_on(nexar_comm_t c) {
   scenario_dtypes();
   scenario_nonblocking();
   scenario_invalid();
+  scenario_bitwise();
   every_kind_dtype_op();
   refused_after_passing(c);
   blocking_behind_nonblocking(c);

@@ -35,6 +35,7 @@ void scenario_invalid();      // local argument errors leave the communicator us
 void scenario_algo_error();   // NEXAR_ALGO names an algorithm that cannot run: every rank fails alike
 void scenario_one_rank();     // communicators of one rank (split, dup): the above on each, then revoked and aborted
 void scenario_passed_call();  // each argument made wrong right after a call that passed
+void scenario_bitwise();      // BAND / BOR / BXOR: exact on integers, refused on floats (e2e_bitwise.cc)
 // The same on communicator c (e2e_passed_call.cc); every rank of c calls it.
 void refused_after_passing(nexar_comm_t c);
 // Every blocking collective of a fixed count on c, count int32 elements (at most 4 a rank,

@@ -12,6 +12,7 @@ namespace e2e {
 const nexar_dtype_t kDtypes[10] = {NEXAR_INT8,   NEXAR_UINT8,   NEXAR_INT32,    NEXAR_UINT32,  NEXAR_INT64,
                                    NEXAR_UINT64, NEXAR_FLOAT16, NEXAR_BFLOAT16, NEXAR_FLOAT32, NEXAR_FLOAT64};
 const nexar_op_t kOps[5] = {NEXAR_SUM, NEXAR_PROD, NEXAR_MIN, NEXAR_MAX, NEXAR_AVG};
+const nexar_op_t kBitwiseOps[3] = {NEXAR_BAND, NEXAR_BOR, NEXAR_BXOR};
 
 size_t dtype_bytes(nexar_dtype_t d) {
   switch (d) {
@@ -29,8 +30,8 @@ const char* dtype_str(nexar_dtype_t d) {
 }
 
 const char* op_str(nexar_op_t op) {
-  static const char* names[] = {"sum", "prod", "min", "max", "avg"};
-  return op >= NEXAR_SUM && op <= NEXAR_AVG ? names[op] : "?";
+  static const char* names[] = {"sum", "prod", "min", "max", "avg", "band", "bor", "bxor"};
+  return op >= NEXAR_SUM && op <= NEXAR_BXOR ? names[op] : "?";
 }
 
 bool is_float(nexar_dtype_t d) { return d >= NEXAR_FLOAT16; }
@@ -175,6 +176,9 @@ void combine(unsigned char* acc, const unsigned char* x, size_t count, nexar_dty
         case NEXAR_PROD: r = ua * ub; break;
         case NEXAR_MIN: r = less ? ub : ua; break;
         case NEXAR_MAX: r = (!less && ua != ub) ? ub : ua; break;
+        case NEXAR_BAND: r = ua & ub; break;
+        case NEXAR_BOR: r = ua | ub; break;
+        case NEXAR_BXOR: r = ua ^ ub; break;
       }
       store_u(a, es, r);
       continue;
@@ -186,6 +190,7 @@ void combine(unsigned char* acc, const unsigned char* x, size_t count, nexar_dty
       case NEXAR_PROD: r = fa * fb; break;
       case NEXAR_MIN: r = std::isnan(fa) ? fa : std::isnan(fb) ? fb : (fa <= fb ? fa : fb); break;
       case NEXAR_MAX: r = std::isnan(fa) ? fa : std::isnan(fb) ? fb : (fa >= fb ? fa : fb); break;
+      default: break;  // the bitwise ops take no floats
     }
     if (d == NEXAR_FLOAT64) {
       std::memcpy(a, &r, 8);
@@ -225,6 +230,7 @@ Bytes identity(size_t count, nexar_dtype_t d, nexar_op_t op) {
     if (op == NEXAR_PROD) v = 1;
     if (op == NEXAR_MIN) v = is_signed(d) ? top - 1 : ~uint64_t{0};
     if (op == NEXAR_MAX) v = is_signed(d) ? top : 0;
+    if (op == NEXAR_BAND) v = ~uint64_t{0};  // store_u keeps the type's bytes: all set
     store_u(p, es, v);
   }
   return out;

@@ -18,7 +18,8 @@ namespace e2e {
 using Bytes = std::vector<unsigned char>;
 
 extern const nexar_dtype_t kDtypes[10];
-extern const nexar_op_t kOps[5];
+extern const nexar_op_t kOps[5];         // the arithmetic ops, on every dtype
+extern const nexar_op_t kBitwiseOps[3];  // BAND, BOR, BXOR, on the integer dtypes
 
 size_t dtype_bytes(nexar_dtype_t d);
 const char* dtype_str(nexar_dtype_t d);
@@ -43,7 +44,7 @@ Bytes make_input(int rank, size_t first, size_t count, nexar_dtype_t d, nexar_op
 // Raw bytes for collectives that only move data (any bit pattern, NaNs included).
 Bytes make_bytes(int rank, int block, size_t nbytes, uint32_t seed = 0);
 
-// acc[i] = op(acc[i], x[i]) for count elements (no AVG division).
+// acc[i] = op(acc[i], x[i]) for count elements (no AVG division). Bitwise ops: integers only.
 void combine(unsigned char* acc, const unsigned char* x, size_t count, nexar_dtype_t d, nexar_op_t op);
 // AVG: divide each element by n (integers toward zero, 16-bit floats rounded once).
 void finish_avg(unsigned char* buf, size_t count, nexar_dtype_t d, nexar_op_t op, size_t n);

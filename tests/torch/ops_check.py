@@ -5,6 +5,7 @@
 Run under nexrun with any number of ranks: each rank computes what every rank contributed
 (value_of) and checks its own results.
 """
+import functools
 import os
 
 import torch
@@ -30,7 +31,7 @@ def reference(op, count, dtype):
     stack = torch.stack(vals)
     if dtype == torch.bool:
         b = torch.stack([value_of(r, count, dtype) for r in range(n)])
-        return {Op.SUM: b.any(0), Op.MAX: b.any(0), Op.BOR: b.any(0),
+        return {Op.SUM: b.any(0), Op.MAX: b.any(0), Op.BOR: b.any(0), Op.BXOR: b.sum(0) % 2 == 1,
                 Op.PRODUCT: b.all(0), Op.MIN: b.all(0), Op.BAND: b.all(0)}[op]
     if op == Op.SUM:
         out = stack.sum(0)
@@ -52,7 +53,7 @@ for dtype in FLOATS + INTS:
             t = value_of(rank, count, dtype)
             dist.all_reduce(t, op=op)
             same(t, reference(op, count, dtype), f"all_reduce {op} {dtype} x{count}")
-for op in [Op.SUM, Op.PRODUCT, Op.MIN, Op.MAX, Op.BAND, Op.BOR]:
+for op in [Op.SUM, Op.PRODUCT, Op.MIN, Op.MAX, Op.BAND, Op.BOR, Op.BXOR]:
     t = value_of(rank, 9, torch.bool)
     dist.all_reduce(t, op=op)
     same(t, reference(op, 9, torch.bool), f"all_reduce {op} bool")
@@ -66,8 +67,55 @@ works = [dist.all_reduce(value_of(rank, 100, torch.float32), async_op=True) for 
 for w in works:
     w.wait()
     same(w.result()[0], reference(Op.SUM, 100, torch.float32), "async all_reduce")
-# What nexar cannot reduce is refused before anything is sent, naming why.
-expect_error(lambda: dist.all_reduce(value_of(rank, 4, torch.int32), op=Op.BXOR), "BXOR", "not supported")
+
+BITWISE = {Op.BAND: torch.bitwise_and, Op.BOR: torch.bitwise_or, Op.BXOR: torch.bitwise_xor}
+
+
+def bits_of(r, count, dtype):
+    """Rank r's input for the bitwise ops: values over every bit of the dtype, sign bit included."""
+    info = torch.iinfo(dtype)
+    span = info.max - info.min + 1
+    return torch.tensor([info.min + (i * 2654435761 + r * 40503 + 977) ** 3 % span for i in range(count)], dtype=dtype)
+
+
+def bitwise_reference(op, lo, hi, count, dtype, first=0):
+    """op over ranks lo..hi-1 of bits_of, elements first..first+count-1."""
+    return functools.reduce(BITWISE[op], [bits_of(r, first + count, dtype)[first:] for r in range(lo, hi)])
+
+
+# BAND / BOR / BXOR on every integer dtype: all_reduce blocking and async (odd counts),
+# reduce at every root, reduce_scatter_tensor.
+for dtype in INTS:
+    for op in BITWISE:
+        for count in [1, 7, 1001]:
+            t = bits_of(rank, count, dtype)
+            dist.all_reduce(t, op=op)
+            same(t, bitwise_reference(op, 0, n, count, dtype), f"all_reduce {op} {dtype} x{count}")
+        t = bits_of(rank, 9, dtype)
+        dist.all_reduce(t, op=op, async_op=True).wait()
+        same(t, bitwise_reference(op, 0, n, 9, dtype), f"async all_reduce {op} {dtype}")
+        for root in range(n):
+            t = bits_of(rank, 5, dtype)
+            dist.reduce(t, dst=root, op=op)
+            if rank == root:
+                same(t, bitwise_reference(op, 0, n, 5, dtype), f"reduce {op} {dtype} root {root}")
+        out = torch.zeros(3, dtype=dtype)
+        dist.reduce_scatter_tensor(out, bits_of(rank, 3 * n, dtype), op=op)
+        same(out, bitwise_reference(op, 0, n, 3, dtype, first=3 * rank), f"reduce_scatter_tensor {op} {dtype}")
+# What nexar cannot reduce is refused before anything is sent, naming why: bitwise ops on
+# floats (as gloo refuses them), on every rank alike.
+OP_NAMES = {Op.BAND: "BAND", Op.BOR: "BOR", Op.BXOR: "BXOR"}
+ATEN_NAMES = {torch.float32: "Float", torch.float64: "Double", torch.float16: "Half", torch.bfloat16: "BFloat16"}
+for dtype in FLOATS:
+    for op, name in OP_NAMES.items():
+        expect_error(lambda: dist.all_reduce(value_of(rank, 4, dtype), op=op), f"ReduceOp.{name} is bitwise",
+                     f"got dtype {ATEN_NAMES[dtype]}")
+        expect_error(lambda: dist.reduce(value_of(rank, 4, dtype), dst=0, op=op), f"ReduceOp.{name}", "bitwise")
+        expect_error(lambda: dist.reduce_scatter_tensor(torch.zeros(1, dtype=dtype), value_of(rank, n, dtype), op=op),
+                     f"ReduceOp.{name}", "bitwise")
+t = bits_of(rank, 6, torch.int64)
+dist.all_reduce(t, op=Op.BXOR)  # every rank refused alike: the group still matches
+same(t, bitwise_reference(Op.BXOR, 0, n, 6, torch.int64), "all_reduce BXOR after the refusals")
 expect_error(lambda: dist.all_reduce(value_of(rank, 4, torch.int16)), "cannot reduce dtype", "Short")
 expect_error(lambda: dist.all_reduce(value_of(rank, 8, torch.float32)[::2]), "contiguous")
 
