@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/text.h"
+
 namespace nexar::launcher {
 namespace {
 
@@ -21,13 +23,6 @@ bool parse_count(const std::string& s, long max, long* out) {
     if (!std::isdigit(static_cast<unsigned char>(c))) return false;
   *out = std::strtol(s.c_str(), nullptr, 10);
   return *out >= 1 && *out <= max;
-}
-
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
 }
 
 void add_host(std::vector<HostSlots>* hosts, const std::string& name, int slots) {
@@ -63,10 +58,8 @@ Status parse_host_token(const std::string& token, std::string* name, int* slots)
 }  // namespace
 
 Status parse_host_option(const std::string& text, std::vector<HostSlots>* hosts) {
-  std::stringstream ss(text);
-  std::string token;
   bool any = false;
-  while (std::getline(ss, token, ',')) {
+  for (std::string token : split(text, ',')) {
     token = trim(token);
     if (token.empty()) return Status(NEXAR_ERR_INVALID_ARGUMENT, "empty host in -H '" + text + "'");
     std::string name;
@@ -133,9 +126,7 @@ Status bad_hostlist(const std::string& what, const std::string& text) {
 // The values of one bracket group's inside, "01-04,07" -> 01 02 03 04 07; at most limit.
 Status bracket_values(const std::string& inside, size_t limit, const std::string& text,
                       std::vector<std::string>* values) {
-  std::stringstream ranges(inside);
-  std::string range;
-  while (std::getline(ranges, range, ',')) {
+  for (const std::string& range : split(inside, ',')) {
     const size_t dash = range.find('-');
     const std::string lo_s = range.substr(0, dash);
     const std::string hi_s = dash == std::string::npos ? lo_s : range.substr(dash + 1);
@@ -220,9 +211,7 @@ Status expand_slurm_hostlist(const std::string& text, std::vector<std::string>* 
 }
 
 Status expand_slurm_tasks_per_node(const std::string& text, std::vector<int>* counts) {
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
+  for (const std::string& item : split(text, ',')) {
     long n = 0, repeat = 1;
     size_t paren = item.find('(');
     std::string count = item.substr(0, paren);

@@ -15,6 +15,7 @@
 #include "bootstrap/address_select.h"
 #include "core/log.h"
 #include "core/params.h"
+#include "core/text.h"
 #include "launcher/exit_reason.h"
 #include "launcher/spawn.h"
 
@@ -165,12 +166,7 @@ void RemoteJob::on_line(Channel& c, const std::string& line) {
   const auto& f = m.fields;
   if (m.type == "Y" && f.size() == 2) {
     host.ready = true;
-    if (f[0] != "-")
-      for (size_t s = 0, e; s <= f[0].size(); s = e + 1) {
-        e = f[0].find(',', s);
-        if (e == std::string::npos) e = f[0].size();
-        host.ips.push_back(f[0].substr(s, e - s));
-      }
+    if (f[0] != "-") host.ips = split(f[0], ',');
     host.master_port = std::atoi(f[1].c_str());
   } else if (m.type == "F" && f.size() == 2) {
     fail_host(static_cast<int>(h), f[1], std::atoi(f[0].c_str()) ? std::atoi(f[0].c_str()) : 1);

@@ -8,14 +8,10 @@
 
 #include "core/dtype.h"
 #include "core/params.h"
+#include "core/text.h"
 
 namespace nexar::coll {
 namespace {
-
-std::string trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
 
 std::string names_of(CollKind kind) {
   std::string out;
@@ -37,12 +33,8 @@ bool kind_from_name(const std::string& name, CollKind* out) {
 
 Status parse_algo_overrides(const std::string& spec, std::array<std::string, kCollKindCount>* out) {
   out->fill("");
-  size_t pos = 0;
-  while (pos <= spec.size()) {
-    size_t comma = spec.find(',', pos);
-    if (comma == std::string::npos) comma = spec.size();
-    const std::string item = trim(spec.substr(pos, comma - pos));
-    pos = comma + 1;
+  for (const std::string& piece : split(spec, ',')) {
+    const std::string item = trim(piece);
     if (item.empty()) continue;
     const size_t colon = item.find(':');
     if (colon == std::string::npos)

@@ -14,6 +14,7 @@
 
 #include "core/log.h"
 #include "core/params.h"
+#include "core/text.h"
 
 namespace nexar::fault {
 
@@ -21,11 +22,7 @@ namespace {
 
 // "key=value,..." -> value of key (def when absent); false on a malformed entry.
 bool parse_rates(const std::string& spec, double* drop, double* dup, double* corrupt, double* delay, uint64_t* seed) {
-  size_t b = 0;
-  while (b < spec.size()) {
-    size_t e = spec.find(',', b);
-    if (e == std::string::npos) e = spec.size();
-    const std::string item = spec.substr(b, e - b);
+  for (const std::string& item : split(spec, ',')) {
     const size_t eq = item.find('=');
     if (eq == std::string::npos) return false;
     const std::string key = item.substr(0, eq), val = item.substr(eq + 1);
@@ -38,7 +35,6 @@ bool parse_rates(const std::string& spec, double* drop, double* dup, double* cor
     else if (key == "delay") *delay = v;
     else if (key == "seed") *seed = static_cast<uint64_t>(v);
     else return false;
-    b = e + 1;
   }
   return *drop + *dup + *corrupt + *delay <= 1.0;
 }

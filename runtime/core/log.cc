@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/params.h"
+#include "core/text.h"
 
 namespace nexar {
 namespace {
@@ -66,17 +67,12 @@ std::vector<std::string> load(LogState& s) {
   bool negate = !spec.empty() && spec[0] == '^';
   if (negate) spec.erase(0, 1);
   uint32_t mask = 0;
-  size_t pos = 0;
-  while (pos <= spec.size()) {
-    size_t comma = spec.find(',', pos);
-    if (comma == std::string::npos) comma = spec.size();
-    const std::string name = spec.substr(pos, comma - pos);
+  for (const std::string& name : split(spec, ',')) {
     const uint32_t bit = subsys_bit(name);
     if (bit == 0 && !name.empty())
       problems.push_back("NEXAR_DEBUG_SUBSYS names unknown subsystem '" + name +
                          "' (known: INIT, ENV, NET, TLS, P2P, COLL, BOOT, LAUNCH, ALL)");
     mask |= bit;
-    pos = comma + 1;
   }
   s.mask = negate ? ~mask : mask;
   s.file_pattern = param::NEXAR_DEBUG_FILE.get();

@@ -8,6 +8,7 @@
 
 #include "core/fault.h"
 #include "core/log.h"
+#include "core/text.h"
 #include "rendezvous/entries.h"
 #include "rendezvous/h3_client_app.h"
 #include "rendezvous/kv_store.h"
@@ -39,11 +40,6 @@ struct Handoff {
     return cv.wait_for(lock, timeout, [this] { return done; });
   }
 };
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-  return s;
-}
 
 class ClientImpl : public Client {
  public:

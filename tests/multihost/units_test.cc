@@ -26,6 +26,7 @@ TEST_CASE("-H and hostfiles in Open MPI's syntax", "[multihost]") {
   h.clear();
   CHECK(!parse_host_option("h1:0", &h).ok());
   CHECK(!parse_host_option("h1,,h2", &h).ok());
+  CHECK(!parse_host_option("h1,", &h).ok());  // a trailing comma is an empty host, not ignored
   CHECK(parse_host_option("h1:x", &h).message().find("h1:x") != std::string::npos);
 
   h.clear();
@@ -58,10 +59,12 @@ TEST_CASE("SLURM hostlists and tasks per node", "[multihost]") {
   n.clear();
   CHECK(!expand_slurm_hostlist("n[9223372036854775807]", &n).ok());
   CHECK(!expand_slurm_hostlist("n[]", &n).ok());
+  CHECK(!expand_slurm_hostlist("n[1,]", &n).ok());  // an empty range, not ignored
   CHECK(!expand_slurm_hostlist("a[0-99999]b[0-99999]", &n).ok());
   CHECK(n.size() <= kMaxSlurmNames);
   std::vector<int> t;
   CHECK(!expand_slurm_tasks_per_node("1(x100000),1(x100000)", &t).ok());
+  CHECK(!expand_slurm_tasks_per_node("2,", &t).ok());
   t.clear();
   REQUIRE(expand_slurm_tasks_per_node("2(x3),1", &t).ok());
   CHECK(t == std::vector<int>{2, 2, 2, 1});

@@ -14,9 +14,9 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
-#include <sstream>
 
 #include "core/log.h"
+#include "core/text.h"
 #include "transport/quic/address.h"
 
 namespace nexar::tcp {
@@ -92,8 +92,7 @@ Status Hub::create(const HubConfig& cfg, std::unique_ptr<Hub>* out) {
 Status Hub::choose_congestion() {
   // The listening socket tells which the kernel takes; every connection gets it in tune().
   std::string refused;
-  std::stringstream list(cfg_.congestion);
-  for (std::string name; std::getline(list, name, ',');) {
+  for (const std::string& name : split(cfg_.congestion, ',')) {
     if (name.empty()) continue;
     if (::setsockopt(listen_fd_, IPPROTO_TCP, TCP_CONGESTION, name.data(), static_cast<socklen_t>(name.size())) == 0) {
       congestion_ = name;
