@@ -43,7 +43,8 @@ install(SCRIPT cmake/NexarPcInstall.cmake COMPONENT dev)
 # cpack -G DEB (configure with -DCMAKE_INSTALL_PREFIX=/usr: the library then goes to
 # /usr/lib/<multiarch>, the Python package to /usr/lib/python3/dist-packages): libnexar0
 # (the library and nexrun), libnexar-dev (headers, CMake package, nexar.pc, the examples'
-# sources), nexar-tools, python3-nexar-torch (the PyTorch backend, when built) and
+# sources), nexar-tools, python3-nexar (the package nexar, when built), python3-nexar-torch
+# (the PyTorch backend, when built) and
 # libnexar0-cuda (the CUDA plugin, when built; its CUDA and NCCL libraries come from
 # outside Debian, so dpkg-shlibdeps cannot name them as dependencies).
 set(CPACK_PACKAGE_NAME nexar)
@@ -56,6 +57,9 @@ set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL runtime dev tools)
 if(TARGET nexar_torch_ext)
   list(APPEND CPACK_COMPONENTS_ALL python)
+endif()
+if(TARGET nexar_py_ext)
+  list(APPEND CPACK_COMPONENTS_ALL python_nexar)
 endif()
 if(TARGET nexar_cuda_plugin)
   list(APPEND CPACK_COMPONENTS_ALL cuda)
@@ -71,16 +75,30 @@ set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libnexar${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION})")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME nexar-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "libnexar${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION}), python3")
+# A Python package's extension loads into one Python X.Y only: "python3 (>= X.Y), python3 (<< X.Y+1)".
+function(nexar_deb_python_range version out)
+  string(REPLACE "." ";" parts "${version}")
+  list(GET parts 0 major)
+  list(GET parts 1 minor)
+  math(EXPR next "${minor} + 1")
+  set(${out} "python3 (>= ${version}), python3 (<< ${major}.${next})" PARENT_SCOPE)
+endfunction()
+# The maintainer scripts byte-compile and clean up whichever Python package runs them.
+set(py_scripts ${PROJECT_SOURCE_DIR}/cmake/deb/postinst ${PROJECT_SOURCE_DIR}/cmake/deb/prerm)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-nexar-torch)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
-set(CPACK_DEBIAN_PYTHON_PACKAGE_CONTROL_EXTRA ${PROJECT_SOURCE_DIR}/cmake/deb/postinst ${PROJECT_SOURCE_DIR}/cmake/deb/prerm)
-if(TARGET nexar_torch_ext)  # its extension loads into one Python X.Y only
-  string(REPLACE "." ";" py_version "${NEXAR_TORCH_PYTHON_VERSION}")
-  list(GET py_version 0 py_major)
-  list(GET py_version 1 py_minor)
-  math(EXPR py_next "${py_minor} + 1")
-  set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS "libnexar${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION}), python3-torch, \
-python3 (>= ${NEXAR_TORCH_PYTHON_VERSION}), python3 (<< ${py_major}.${py_next})")
+set(CPACK_DEBIAN_PYTHON_PACKAGE_CONTROL_EXTRA ${py_scripts})
+if(TARGET nexar_torch_ext)
+  nexar_deb_python_range(${NEXAR_TORCH_PYTHON_VERSION} range)
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS "libnexar${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION}), python3-torch, ${range}")
+endif()
+set(CPACK_DEBIAN_PYTHON_NEXAR_PACKAGE_NAME python3-nexar)
+set(CPACK_DEBIAN_PYTHON_NEXAR_PACKAGE_SECTION python)
+set(CPACK_DEBIAN_PYTHON_NEXAR_PACKAGE_CONTROL_EXTRA ${py_scripts})
+set(CPACK_DEBIAN_PYTHON_NEXAR_PACKAGE_RECOMMENDS python3-numpy)
+if(TARGET nexar_py_ext)
+  nexar_deb_python_range(${NEXAR_PYTHON_VERSION} range)
+  set(CPACK_DEBIAN_PYTHON_NEXAR_PACKAGE_DEPENDS "libnexar${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION}), ${range}")
 endif()
 set(CPACK_DEBIAN_CUDA_PACKAGE_NAME libnexar${PROJECT_VERSION_MAJOR}-cuda)
 set(CPACK_DEBIAN_CUDA_PACKAGE_SHLIBDEPS OFF)

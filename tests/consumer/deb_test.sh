@@ -18,7 +18,8 @@ fail() { echo "deb_test: $*" >&2; exit 1; }
 # uses the name for that alone), no compression, and dpkg-shlibdeps for libnexar0 only.
 cpack -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/out" -D CPACK_CMAKE_GENERATOR=Ninja \
   -D CPACK_DEBIAN_COMPRESSION_TYPE=none -D CPACK_DEBIAN_TOOLS_PACKAGE_SHLIBDEPS=OFF \
-  -D CPACK_DEBIAN_PYTHON_PACKAGE_SHLIBDEPS=OFF > "$tmp/cpack.log" 2>&1 || { cat "$tmp/cpack.log" >&2; fail "cpack failed"; }
+  -D CPACK_DEBIAN_PYTHON_PACKAGE_SHLIBDEPS=OFF \
+  -D CPACK_DEBIAN_PYTHON_NEXAR_PACKAGE_SHLIBDEPS=OFF > "$tmp/cpack.log" 2>&1 || { cat "$tmp/cpack.log" >&2; fail "cpack failed"; }
 deb() { ls "$tmp/out/$1"_*.deb 2> /dev/null | head -1; }
 for p in libnexar0 libnexar-dev nexar-tools; do [ -n "$(deb $p)" ] || fail "no $p package in: $(ls "$tmp/out")"; done
 field() { dpkg-deb -f "$(deb "$1")" "$2"; }
@@ -50,16 +51,22 @@ out=$(timeout 60 "$root/usr/bin/nexrun" -np 2 "$tmp/ring") || fail "nexrun -np 2
 echo "$out"
 echo "$out" | grep -q "token came back to rank 0 as 1 (expected 1)" || fail "the ring example's token is wrong"
 
-# The Python package: where the system's python3 looks, and it imports from the root.
-py=$(deb python3-nexar-torch)
-if [ -n "$py" ]; then
+# The Python packages: where the system's python3 looks, and they import from the root.
+# python_deb PACKAGE MODULE CHECK: PACKAGE holds /usr/lib/python3*/MODULE/__init__.py and a
+# prerm, and python3 runs CHECK (after importing MODULE) from the extracted root.
+python_deb() {
+  local pkg=$1 module=$2 check=$3 site
+  [ -n "$(deb "$pkg")" ] || return 0
   # (|| true: no match must reach fail's message, not end the script silently under pipefail)
-  site=$(contents python3-nexar-torch | grep -o '\./usr/lib/python3[^ ]*/nexar_torch/__init__.py' | sed 's|^\./||; s|/nexar_torch/__init__.py$||' || true)
-  [ -n "$site" ] || fail "python3-nexar-torch has no /usr/lib/python3*/nexar_torch/__init__.py (a build tree configured with an absolute NEXAR_TORCH_INSTALL_DIR? cmake -U NEXAR_TORCH_INSTALL_DIR): $(contents python3-nexar-torch | grep -o '\./[^ ]*/__init__.py' || true)"
-  dpkg-deb -I "$py" prerm > /dev/null || fail "python3-nexar-torch has no prerm (its byte code would stay behind)"
+  site=$(contents "$pkg" | grep -o "\./usr/lib/python3[^ ]*/$module/__init__.py" | sed "s|^\./||; s|/$module/__init__.py\$||" || true)
+  [ -n "$site" ] || fail "$pkg has no /usr/lib/python3*/$module/__init__.py (a build tree configured with an absolute install dir? cmake -U 'NEXAR_*_INSTALL_DIR'): $(contents "$pkg" | grep -o '\./[^ ]*/__init__.py' || true)"
+  dpkg-deb -I "$(deb "$pkg")" prerm > /dev/null || fail "$pkg has no prerm (its byte code would stay behind)"
   /usr/bin/python3 -c "import sys; sys.exit(0 if '/$site' in sys.path else 1)" ||
     fail "/$site is not on /usr/bin/python3's sys.path"
-  PYTHONPATH="$root/$site" /usr/bin/python3 -c "import nexar_torch; assert nexar_torch.BACKEND == 'nexar'" ||
-    fail "nexar_torch does not import from the extracted package"
-fi
+  PYTHONPATH="$root/$site" /usr/bin/python3 -c "import $module; $check" ||
+    fail "$module does not import from the extracted package"
+}
+python_deb python3-nexar-torch nexar_torch "assert nexar_torch.BACKEND == 'nexar'"
+# (the extracted nexar finds the extracted libnexar through its RUNPATH; one rank, no nexrun)
+python_deb python3-nexar nexar "assert nexar.COMM_WORLD.Get_size() == 1 and nexar.version()"
 echo "deb_test: ok ($(cd "$tmp/out" && ls *.deb | tr '\n' ' '))"
