@@ -27,6 +27,8 @@ TEST_CASE("path MTU: loopback routes are loopback-sized, both families", "[quic]
     PacketSizing s = packet_sizing(r, 0);
     CHECK(s.max_udp_payload == 65000);
     CHECK_FALSE(s.discover);
+    CHECK_FALSE(s.paced);  // nothing between the two ends to pace for
+    CHECK_FALSE(packet_sizing(r, 1452).paced);
   }
 }
 
@@ -35,6 +37,7 @@ TEST_CASE("path MTU: a link's MTU is discovery's ceiling; the override stays wit
   PacketSizing s = packet_sizing(ether, 0);
   CHECK(s.max_udp_payload == 1472);
   CHECK(s.discover);
+  CHECK(s.paced);
   s = packet_sizing(ether, 1300);  // fixed size, no discovery
   CHECK(s.max_udp_payload == 1300);
   CHECK_FALSE(s.discover);
@@ -43,9 +46,11 @@ TEST_CASE("path MTU: a link's MTU is discovery's ceiling; the override stays wit
   s = packet_sizing(RoutePayload{1180, false}, 0);  // below QUIC's minimum: 1200, nothing to discover
   CHECK(s.max_udp_payload == 1200);
   CHECK_FALSE(s.discover);
+  CHECK(s.paced);
   s = packet_sizing(RoutePayload{}, 0);  // no route known
   CHECK(s.max_udp_payload == 1200);
   CHECK_FALSE(s.discover);
+  CHECK(s.paced);
   s = packet_sizing(RoutePayload{}, 1452);  // no route known, the user's size
   CHECK(s.max_udp_payload == 1452);
   s = packet_sizing(RoutePayload{65508, true}, 65527);

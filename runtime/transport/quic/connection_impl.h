@@ -129,6 +129,7 @@ class ConnectionImpl final : public Connection {
   ngtcp2_tstamp last_rx_ = 0;
   AckHold ack_hold_;                     // NEXAR_QUIC_ACK_HOLD_US (ack_hold.h)
   ngtcp2_duration max_ack_delay_ = 0;    // the max_ack_delay we announce
+  bool paced_ = true;                    // path_mtu.h's PacketSizing::paced
   bool finished_ = false;    // on_closed called
   std::optional<CloseRequest> close_;
   std::vector<std::string> cids_;  // every CID of ours in the endpoint's map

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
 // Packets in, packets out, timers. Outgoing packets of one write() go out as one GSO
-// batch of equal-size segments (only the last may be shorter), at most the congestion
-// controller's send quantum in bytes (at least kMinBurstPackets packets), then pacing
-// decides when the next batch may leave.
+// batch of equal-size segments (only the last may be shorter). A paced connection writes
+// at most the congestion controller's send quantum in bytes (at least kMinBurstPackets
+// packets), then pacing decides when the next batch may leave; an unpaced one (loopback,
+// path_mtu.h) writes until the congestion window or the data runs out.
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "core/log.h"
@@ -158,7 +160,7 @@ void ConnectionImpl::write(ngtcp2_tstamp now) {
   // quantum (64 KiB) is less than one loopback-sized packet (65000 bytes),
   // so a budget in packets sent one packet per pacing slot: a timer and a progress-thread
   // wake-up per 64 KB. With small packets the quantum rules as before.
-  const size_t budget = std::max(quantum, kMinBurstPackets * pkt);
+  const size_t budget = paced_ ? std::max(quantum, kMinBurstPackets * pkt) : SIZE_MAX;
   const bool gso = ep_->socket().gso();
   ngtcp2_path_storage ps;
   ngtcp2_path_storage_zero(&ps);
@@ -214,7 +216,8 @@ void ConnectionImpl::write(ngtcp2_tstamp now) {
   }
   if (off > 0) send_batch(ps.path, off, segment);
   if (written > 0 && ack_hold_.until() != UINT64_MAX) ack_hold_.on_packets_written(now, ack_delay());
-  ngtcp2_conn_update_pkt_tx_time(conn_, now);
+  if (written >= budget) ep_->count_budget_ended_write();  // the rest waits for a pacing slot
+  if (paced_) ngtcp2_conn_update_pkt_tx_time(conn_, now);
   close_now();
 }
 

@@ -85,6 +85,7 @@ Status ConnectionImpl::init_common(const ngtcp2_cid& dcid, const ngtcp2_cid& sci
   settings.max_tx_udp_payload_size = sizing.max_udp_payload;
   settings.no_tx_udp_payload_size_shaping = sizing.discover ? 0 : 1;
   settings.no_pmtud = sizing.discover ? 0 : 1;
+  paced_ = sizing.paced;
   settings.cc_algo = congestion_algo(cfg.congestion);
   settings.ack_thresh = std::max<size_t>(cfg.ack_thresh, 1);
   settings.max_window = cfg.max_conn_window;
@@ -122,9 +123,9 @@ Status ConnectionImpl::init_common(const ngtcp2_cid& dcid, const ngtcp2_cid& sci
   gnutls_session_set_ptr(session_, &conn_ref_);
   ngtcp2_conn_set_tls_native_handle(conn_, session_);
   txbuf_.resize(UdpSocket::kMaxGsoBytes + settings.max_tx_udp_payload_size);
-  NX_TRACE(NET, "QUIC to %s: UDP payload %zu%s, congestion control %s", remote_.to_string().c_str(),
+  NX_TRACE(NET, "QUIC to %s: UDP payload %zu%s, congestion control %s%s", remote_.to_string().c_str(),
            sizing.max_udp_payload, sizing.discover ? " at most (path-MTU discovery from 1200)" : "",
-           congestion_algo_name(settings.cc_algo));
+           congestion_algo_name(settings.cc_algo), paced_ ? ", paced" : ", unpaced (loopback)");
   return Status::Ok();
 }
 

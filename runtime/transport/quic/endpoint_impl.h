@@ -57,6 +57,9 @@ class EndpointImpl final : public Endpoint {
   void mark_dirty(ConnectionImpl* conn);
   void want_writable() { want_writable_ = true; }
   void count_packet_without_data() { packets_without_data_.fetch_add(1, std::memory_order_relaxed); }
+  // Writes that left data for a pacing slot (never on an unpaced connection: path_mtu.h).
+  void count_budget_ended_write() { budget_ended_writes_.fetch_add(1, std::memory_order_relaxed); }
+  uint64_t budget_ended_writes() const { return budget_ended_writes_.load(std::memory_order_relaxed); }
   // Inside try_run / poll: a thread other than the progress thread, which leaves closes
   // (everything that ends in Application::on_closed) to the progress thread.
   bool direct() const { return direct_; }
@@ -99,6 +102,7 @@ class EndpointImpl final : public Endpoint {
   std::atomic<uint64_t> polled_{0};
   std::atomic<uint64_t> polled_empty_{0};
   std::atomic<uint64_t> packets_without_data_{0};
+  std::atomic<uint64_t> budget_ended_writes_{0};
   std::atomic<uint64_t> alarms_{0};
   std::atomic<bool> loop_wants_lock_{false};  // the progress thread waits for io_mu_
   std::atomic<int> spinners_{0};              // threads between enter_spin and leave_spin

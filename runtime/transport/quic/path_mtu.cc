@@ -35,6 +35,7 @@ RoutePayload route_payload(const Address& peer) {
 
 PacketSizing packet_sizing(const RoutePayload& route, size_t override_size) {
   PacketSizing s;
+  s.paced = !route.loopback;
   // No route known (the connect failed): the size every QUIC path must carry.
   const size_t ceiling = route.max_udp_payload == 0 ? kQuicMin : std::min(route.max_udp_payload, kLoopbackMax);
   if (override_size > 0) {

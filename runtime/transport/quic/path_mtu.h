@@ -21,10 +21,14 @@ RoutePayload route_payload(const Address& peer);
 // The UDP payload a connection to a peer sends, and whether ngtcp2's path-MTU discovery
 // raises it from 1200 up to that ceiling (a real link: the hops between may have a smaller
 // MTU than this host's interface). override_size > 0 (NEXAR_QUIC_PACKET_SIZE) fixes the
-// size, still within the route's.
+// size, still within the route's. Whether the sender paces: on a loopback route no
+// queue lies between the two ends but the receiver's socket buffer, which the congestion
+// window already bounds, and a pacing slot cost the sender a timer wake-up every few
+// packets (docs/quic-performance.md, "Bulk on loopback: no pacing").
 struct PacketSizing {
   size_t max_udp_payload = 1200;
   bool discover = false;
+  bool paced = true;
 };
 PacketSizing packet_sizing(const RoutePayload& route, size_t override_size);
 
