@@ -113,6 +113,7 @@ bool run_plain_blocking(nexar_comm_t comm, const CollArgs& args, nexar_result_t*
 Status barrier_of(const std::shared_ptr<comm::Comm>& c) {
   CollArgs args;
   args.kind = CollKind::BARRIER;
+  args.closing = true;
   comm::Comm* cp = c.get();  // c outlives the blocking call
   return c->collectives().run_blocking_fn([cp, args] { return comm::run_collective(*cp, args); });
 }

@@ -58,7 +58,8 @@ Status check_comm(nexar_comm_t comm);
 const char* last_error(nexar_comm_t comm);
 // Checks a buffer of count elements of dtype; *bytes gets its size.
 Status check_buffer(const void* buf, size_t count, nexar_dtype_t dtype, const char* what, size_t* bytes);
-// Runs a barrier on c through its collective queue (in order with other collectives).
+// Runs nexar_comm_destroy's closing barrier on c through its collective queue (in order
+// with other collectives); a rank in nexar_barrier meanwhile fails with NEXAR_ERR_MISMATCH.
 Status barrier_of(const std::shared_ptr<comm::Comm>& c);
 
 // Runs a collective (api_collectives.cc): blocking when nonblocking is false, else queued

@@ -56,6 +56,9 @@ struct CollArgs {
   const size_t* sdispls = nullptr;
   const size_t* recvcounts = nullptr;
   const size_t* rdispls = nullptr;
+  // BARRIER only: nexar_comm_destroy's closing barrier, whose descriptor differs from a
+  // program's nexar_barrier, so that one rank's destroy never completes another's barrier.
+  bool closing = false;
 };
 
 // ALLREDUCE_BUCKETED: the elements of all its buffers (counts[0..nbufs) added up).

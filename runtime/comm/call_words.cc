@@ -12,8 +12,9 @@ CallWords call_words(const coll::CollArgs& args, int size) { return CallWords{co
 CallWords CallWordsCache::get(const coll::CollArgs& a, int size) {
   if (coll::counts_in_arrays(a.kind)) return call_words(a, size);
   Entry& e = last_[static_cast<size_t>(a.kind)];
-  if (!e.valid || e.count != a.count || e.dtype != a.dtype || e.op != a.op || e.root != a.root)
-    e = Entry{true, a.count, a.dtype, a.op, a.root, call_words(a, size)};
+  if (!e.valid || e.count != a.count || e.dtype != a.dtype || e.op != a.op || e.root != a.root ||
+      e.closing != a.closing)
+    e = Entry{true, a.count, a.dtype, a.op, a.root, a.closing, call_words(a, size)};
   return e.words;
 }
 

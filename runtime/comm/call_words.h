@@ -36,6 +36,7 @@ class CallWordsCache {
     nexar_dtype_t dtype{};
     nexar_op_t op{};
     int root = 0;
+    bool closing = false;  // a barrier's: nexar_comm_destroy's has a descriptor of its own
     CallWords words;
   };
   std::array<Entry, coll::kCollKindCount> last_;

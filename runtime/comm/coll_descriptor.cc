@@ -10,10 +10,14 @@ using coll::CollKind;
 
 namespace {
 
+// A barrier's count bits are otherwise 0: the closing barrier sets the lowest.
+constexpr uint64_t kClosingBit = 1;
+
 std::string describe(uint64_t d) {
   const auto kind_bits = static_cast<int>(d >> 59);
   if (kind_bits >= coll::kCollKindCount) return strprintf("an unknown collective (kind %d)", kind_bits);
   const auto kind = static_cast<CollKind>(kind_bits);
+  if (kind == CollKind::BARRIER && (d & kClosingBit)) return "nexar_comm_destroy (its closing barrier)";
   const coll::CollKindTraits& t = coll::kind_traits(kind);
   auto dtype = static_cast<nexar_dtype_t>((d >> 55) & 0xf);
   auto op = static_cast<nexar_op_t>((d >> 52) & 0x7);
@@ -39,6 +43,7 @@ uint64_t pack_descriptor(const coll::CollArgs& a) {
   if (t.data) d |= (static_cast<uint64_t>(a.dtype) & 0xf) << 55 | (count & 0xffffffffu);
   if (t.op) d |= (static_cast<uint64_t>(a.op) & 0x7) << 52;
   if (t.root) d |= (static_cast<uint64_t>(a.root + 1) & 0xfffff) << 32;
+  if (a.kind == CollKind::BARRIER && a.closing) d |= kClosingBit;
   return d;
 }
 

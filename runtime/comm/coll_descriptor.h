@@ -5,7 +5,8 @@
 // of a different collective says exactly what differed instead of hanging.
 //   bits 63..59 kind, 58..55 dtype, 54..52 op, 51..32 root + 1 (0: none), 31..0 count (low bits)
 // Arguments a kind ignores (a broadcast's op, an allreduce's root: coll::kind_traits) are left out; the kinds
-// with a count per rank carry count 0 (their counts are checked pair by pair).
+// with a count per rank carry count 0 (their counts are checked pair by pair); a barrier
+// carries count 1 when it is nexar_comm_destroy's closing barrier (CollArgs::closing).
 #pragma once
 
 #include <cstdint>

@@ -4,7 +4,7 @@
 //   nexrun -np P coll_e2e_probe SCENARIO[,SCENARIO...]
 // Scenarios: sweep, dtypes, identical, large, nonblocking, invalid, algo_error, one_rank, passed_call, bitwise,
 // mismatch:{count,dtype,op,root,root_reduce,root_gather,root_scatter,count_scan,
-// count_bucketed,count_empty,kind,order}. Each checks its results against references
+// count_bucketed,count_empty,destroy,kind,order}. Each checks its results against references
 // computed locally (e2e_reference.h) and prints "rank R: NAME ok (S s)"; any failure
 // prints what differed and exits 1.
 #include <chrono>

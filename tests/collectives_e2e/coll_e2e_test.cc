@@ -147,6 +147,9 @@ TEST_CASE("ranks that disagree all get NEXAR_ERR_MISMATCH naming both calls", "[
                                 {"count_empty", 2, ""},
                                 {"count", 3, "allreduce:ring_pipelined"},
                                 {"kind", 5, ""},
+                                {"destroy", 2, ""},
+                                {"destroy", 3, ""},
+                                {"destroy", 4, "barrier:dissemination"},
                                 {"order", 3, ""}};
   for (const MismatchCase& c : cases) {
     const std::string scenario = std::string("mismatch:") + c.what;
