@@ -73,7 +73,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::broadcast(std::vector<at::Tens
   check_root(opts.rootRank, getSize(), "broadcast");
   Buffer b = bytes_of(t);
   return launch_collective(
-      c10d::OpType::BROADCAST, "broadcast", {t}, {t},
+      c10d::OpType::BROADCAST, "broadcast", {t}, {},
       nexar_call(nexar_broadcast, nexar_ibroadcast, b.data, b.count, b.dtype, static_cast<int>(opts.rootRank), comm()));
 }
 
@@ -82,7 +82,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::allreduce(std::vector<at::Tens
   const at::Tensor &t = single_tensor(tensors, "allreduce");
   Reduction r = reduction_for(t, opts.reduceOp, "allreduce");
   premultiplied(t, r, /*in_place=*/true);
-  return launch_collective(c10d::OpType::ALLREDUCE, "allreduce", {t}, {t},
+  return launch_collective(c10d::OpType::ALLREDUCE, "allreduce", {t}, {},
                            nexar_call(nexar_allreduce, nexar_iallreduce, static_cast<const void *>(t.data_ptr()),
                                       t.data_ptr(), static_cast<size_t>(t.numel()), r.dtype, r.op, comm()));
 }
@@ -99,7 +99,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::allreduce_coalesced(std::vecto
     ptrs.push_back(t.data_ptr());
     counts.push_back(static_cast<size_t>(t.numel()));
   }
-  return launch_collective(c10d::OpType::ALLREDUCE_COALESCED, "allreduce_coalesced", tensors, tensors,
+  return launch_collective(c10d::OpType::ALLREDUCE_COALESCED, "allreduce_coalesced", tensors, {},
                            [ptrs, counts, r, c = comm()](nexar_request_t *req) {
                              return req ? nexar_iallreduce_bucketed(ptrs.data(), counts.data(), ptrs.size(), r.dtype,
                                                                     r.op, c, req)
@@ -117,7 +117,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::reduce(std::vector<at::Tensor>
   // it in place is fine everywhere.
   premultiplied(t, r, /*in_place=*/true);
   const bool root = opts.rootRank == getRank();
-  return launch_collective(c10d::OpType::REDUCE, "reduce", {t}, {t},
+  return launch_collective(c10d::OpType::REDUCE, "reduce", {t}, {},
                            nexar_call(nexar_reduce, nexar_ireduce, static_cast<const void *>(t.data_ptr()),
                                       root ? t.data_ptr() : nullptr, static_cast<size_t>(t.numel()), r.dtype, r.op,
                                       static_cast<int>(opts.rootRank), comm()));
@@ -128,7 +128,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::_allgather_base(at::Tensor &ou
   check_tensor(input, "_allgather_base");
   check_like({output}, input, input.numel() * getSize(), "_allgather_base (output)");
   Buffer in = bytes_of(input);
-  return launch_collective(c10d::OpType::_ALLGATHER_BASE, "_allgather_base", {output}, {input, output},
+  return launch_collective(c10d::OpType::_ALLGATHER_BASE, "_allgather_base", {output}, {input},
                            nexar_call(nexar_allgather, nexar_iallgather, static_cast<const void *>(in.data),
                                       output.data_ptr(), in.count, NEXAR_UINT8, comm()));
 }
@@ -192,7 +192,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::scatter(std::vector<at::Tensor
     TORCH_CHECK(inputs.empty() || inputs[0].empty(), "nexar scatter: only the root passes input tensors");
   }
   Buffer b = bytes_of(out);
-  return launch_collective(c10d::OpType::SCATTER, "scatter", {out}, {out, flat},
+  return launch_collective(c10d::OpType::SCATTER, "scatter", {out}, {flat},
                            nexar_call(nexar_scatter, nexar_iscatter,
                                       static_cast<const void *>(root ? flat.data_ptr() : nullptr), b.data, b.count,
                                       NEXAR_UINT8, static_cast<int>(opts.rootRank), comm()));
@@ -205,7 +205,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::_reduce_scatter_base(at::Tenso
   Reduction r = reduction_for(input, opts.reduceOp, "_reduce_scatter_base");
   at::Tensor in = premultiplied(input, r, /*in_place=*/false);
   return launch_collective(
-      c10d::OpType::_REDUCE_SCATTER_BASE, "_reduce_scatter_base", {output}, {in, output},
+      c10d::OpType::_REDUCE_SCATTER_BASE, "_reduce_scatter_base", {output}, {in},
       nexar_call(nexar_reduce_scatter, nexar_ireduce_scatter, static_cast<const void *>(in.data_ptr()),
                  output.data_ptr(), static_cast<size_t>(output.numel()), r.dtype, r.op, comm()));
 }
@@ -233,7 +233,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::alltoall_base(at::Tensor &outp
                 input.numel(), " elements) and output (", output.numel(),
                 ") must be equal and divisible by the group size ", n, " without split sizes");
     Buffer in = bytes_of(input);
-    return launch_collective(c10d::OpType::ALLTOALL_BASE, "alltoall_base", {output}, {input, output},
+    return launch_collective(c10d::OpType::ALLTOALL_BASE, "alltoall_base", {output}, {input},
                              nexar_call(nexar_alltoall, nexar_ialltoall, static_cast<const void *>(in.data),
                                         output.data_ptr(), in.count / n, NEXAR_UINT8, comm()));
   }
@@ -241,7 +241,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::alltoall_base(at::Tensor &outp
   std::vector<size_t> send_bytes = split_bytes(input, input_splits, n, "input");
   std::vector<size_t> recv_bytes = split_bytes(output, output_splits, n, "output");
   return launch_alltoallv(input.data_ptr(), send_bytes, output.data_ptr(), recv_bytes, c10d::OpType::ALLTOALL_BASE,
-                          "alltoall_base", {output}, {input, output});
+                          "alltoall_base", {output}, {input});
 }
 
 c10::intrusive_ptr<NexarWork> ProcessGroupNexar::launch_alltoallv(const void *send, const std::vector<size_t> &send_bytes,

@@ -169,7 +169,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::send(std::vector<at::Tensor> &
 c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::recv(std::vector<at::Tensor> &tensors, int src, int tag) {
   const at::Tensor &t = single_tensor(tensors, "recv");
   Buffer b = bytes_of(t);
-  auto work = launch(c10d::OpType::RECV, "recv", {t}, {t}, [&](InFlight &f) {
+  auto work = launch(c10d::OpType::RECV, "recv", {t}, {}, [&](InFlight &f) {
     f.requests.push_back(nullptr);
     return nexar_irecv(b.data, b.count, b.dtype, src, tag, comm(), &f.requests.back());
   });
@@ -180,7 +180,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::recv(std::vector<at::Tensor> &
 c10::intrusive_ptr<c10d::Work> ProcessGroupNexar::recvAnysource(std::vector<at::Tensor> &tensors, int tag) {
   const at::Tensor &t = single_tensor(tensors, "recv");
   Buffer b = bytes_of(t);
-  auto work = launch(c10d::OpType::RECVANYSOURCE, "recv from any source", {t}, {t}, [&](InFlight &f) {
+  auto work = launch(c10d::OpType::RECVANYSOURCE, "recv from any source", {t}, {}, [&](InFlight &f) {
     f.want_source = true;  // completed by nexar_wait_status, which tells the sender
     f.requests.push_back(nullptr);
     return nexar_irecv(b.data, b.count, b.dtype, NEXAR_ANY_SOURCE, tag, comm(), &f.requests.back());

@@ -106,6 +106,7 @@ void NexarWork::record_start(nexar_result_t rc) {
 NexarWork::~NexarWork() {
   if (flight.requests.empty()) return;
   // Dropped before completion: the buffers stay alive until nexar is done with them.
+  for (at::Tensor &t : outputs) flight.keep_alive.push_back(std::move(t));
   auto job = [f = std::make_shared<InFlight>(std::move(flight)), what = what_] { f->wait_all(what); };
   auto completer = completer_.lock();
   if (!completer || !completer->post(job)) job();
@@ -138,15 +139,19 @@ void NexarWork::complete() {
 
 void NexarWork::finish_with(const std::string &error) {
   std::exception_ptr exc = error.empty() ? nullptr : std::make_exception_ptr(std::runtime_error(error));
-  finish(exc);
   c10::intrusive_ptr<c10::ivalue::Future> fut;
   {
+    // c10d::Work::finish's state change, and the Future's claim, under one lock (no
+    // recordFunctionEndCallback_: the Work is made without a profiling title).
     std::lock_guard<std::mutex> lock(mutex_);
+    completed_ = true;
+    exception_ = exc;
     if (future_ && !future_done_) {
       future_done_ = true;
       fut = future_;
     }
   }
+  cv_.notify_all();
   if (!fut) return;
   if (exc)
     fut->setError(exc);

@@ -33,7 +33,7 @@ namespace nexar_torch {
 // The requests of one operation and what must stay alive until they complete.
 struct InFlight {
   std::vector<nexar_request_t> requests;
-  std::vector<at::Tensor> keep_alive;  // buffers nexar reads or writes
+  std::vector<at::Tensor> keep_alive;  // buffers nexar reads or writes besides the Work's outputs
   Call call;  // a collective's call; holds the arrays nexar reads while it runs (counts, pointers)
   nexar_result_t start_rc = NEXAR_SUCCESS;  // a failed start: reported once the others end
   std::string start_error;
@@ -81,7 +81,7 @@ class NexarWork final : public c10d::Work {
   void record_start(nexar_result_t rc);
 
   InFlight flight;
-  std::vector<at::Tensor> outputs;  // result() and the Future's value
+  std::vector<at::Tensor> outputs;  // result() and the Future's value; kept alive like flight.keep_alive
   std::function<void()> on_success;  // copy-out after the requests succeeded
   int source_rank = -1;
 

@@ -229,4 +229,24 @@ else:
     store.set(f"ops_check/reduced{rank}", "1")
 same(t, reference(Op.SUM, 10, torch.float32), "async all_reduce started by the starter thread")
 
+# A Work dropped before its collective ends keeps the tensor nexar writes alive until nexar
+# is done (the group's completer thread finishes it): rank 0 starts an all_reduce of a
+# tensor only the Work holds (4 MiB: freed, its pages go back to the system), drops the
+# Work, and only then do the other ranks join. nexar writing into the freed tensor would
+# crash rank 0 or land in the tensors it allocates next.
+if rank == 0:
+    w = dist.all_reduce(torch.ones(1 << 20), async_op=True)
+    assert not w.is_completed()  # started now; the other ranks have not joined
+    del w
+    fillers = [torch.zeros(1 << 20) for _ in range(4)]
+    store.set("ops_check/dropped", "1")
+else:
+    store.wait(["ops_check/dropped"])
+    dist.all_reduce(torch.ones(1 << 20))
+t = value_of(rank, 1 << 20, torch.float32)
+dist.all_reduce(t)
+same(t, reference(Op.SUM, 1 << 20, torch.float32), "all_reduce after one dropped undone")
+if rank == 0:
+    assert all(torch.count_nonzero(f) == 0 for f in fillers), "the dropped all_reduce wrote into later tensors"
+
 done("torch_ops")
