@@ -5,6 +5,7 @@
 #include <linux/errqueue.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -45,6 +46,7 @@ struct UdpSocket::RecvBatch {
 UdpSocket::UdpSocket() = default;
 
 UdpSocket::~UdpSocket() {
+  if (ready_ep_ >= 0) ::close(ready_ep_);
   if (fd_ >= 0) ::close(fd_);
 }
 
@@ -76,6 +78,11 @@ Status UdpSocket::open(const Address& bind_to) {
   int seg = 0;
   socklen_t seglen = sizeof(seg);
   gso_ = ::getsockopt(fd_, SOL_UDP, UDP_SEGMENT, &seg, &seglen) == 0;
+  ready_ep_ = ::epoll_create1(EPOLL_CLOEXEC);
+  if (ready_ep_ < 0) return sys_error("epoll_create1 (UDP readiness)");
+  epoll_event ev{};
+  ev.events = EPOLLIN;  // level-triggered; EPOLLERR (a queued ICMP error) comes unasked
+  if (::epoll_ctl(ready_ep_, EPOLL_CTL_ADD, fd_, &ev) != 0) return sys_error("epoll_ctl (UDP readiness)");
   batch_ = std::make_unique<RecvBatch>();
   faults_ = fault::DatagramFaults::from_params();
   return Status::Ok();
@@ -194,8 +201,9 @@ size_t UdpSocket::receive(const DatagramFn& fn) {
 }
 
 bool UdpSocket::readable() const {
-  char b;
-  return ::recv(fd_, &b, 1, MSG_PEEK | MSG_DONTWAIT | MSG_TRUNC) >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+  epoll_event ev;
+  // A failed call (EINTR) says "look": receive() finds out.
+  return ::epoll_wait(ready_ep_, &ev, 1, 0) != 0;
 }
 
 void UdpSocket::drain_errors(const std::function<void(const Address& dest, int err)>& fn) {

