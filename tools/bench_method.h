@@ -55,6 +55,23 @@ static inline double bench_median(double* s, long n) {
   return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
+/* The q-quantile (0..1, nearest rank) of n samples sorted ascending (bench_median sorts). */
+static inline double bench_quantile(const double* sorted, long n, double q) {
+  if (n <= 0) return 0;
+  long i = (long)(q * (double)n);
+  if (i > n - 1) i = n - 1;
+  return sorted[i];
+}
+
+/* -P: the spread of one row's samples (sorted ascending), a comment line after the row: a
+ * run whose median is slow shows here whether every iteration was slow or a tail was. */
+static inline void bench_print_spread(FILE* f, const double* sorted, long n) {
+  fprintf(f, "# spread over %ld iterations (us): min %.2f p10 %.2f p50 %.2f p90 %.2f p99 %.2f max %.2f\n", n,
+          bench_quantile(sorted, n, 0) * 1e6, bench_quantile(sorted, n, 0.1) * 1e6, bench_quantile(sorted, n, 0.5) * 1e6,
+          bench_quantile(sorted, n, 0.9) * 1e6, bench_quantile(sorted, n, 0.99) * 1e6, bench_quantile(sorted, n, 1) * 1e6);
+  fflush(f);
+}
+
 /* busbw = algbw x factor, as nccl-tests define it (1 where they define none). */
 static inline double bench_busbw_factor(const char* coll, int p) {
   const double n = (double)p;

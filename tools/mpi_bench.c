@@ -6,7 +6,8 @@
  *   mpirun -np 4 mpi-bench [-c allreduce|broadcast|allgather|reduce_scatter|alltoall|alltoallv|alltoallv_skew|
  *                              barrier]
  *                          [-b MIN] [-e MAX] [-f FACTOR | -l SIZE,SIZE...] [-t SECONDS]
- *                          [-n ITERS] [-w WARMUP] [-o sum|min|max] [-g GROUPS] [--no-check]
+ *                          [-n ITERS] [-w WARMUP] [-o sum|min|max] [-g GROUPS] [--no-check] [-P]
+ * -P: the samples' spread after each row, as nexar-bench -P.
  * -g G: inside G communicators split from the world (consecutive blocks), as nexar-bench -g.
  */
 #include <math.h>
@@ -33,6 +34,7 @@ typedef struct {
   size_t sizes[64];
   int nsizes;
   int groups;
+  int spread; /* -P */
 } options;
 
 static void usage(const char* why) {
@@ -41,7 +43,7 @@ static void usage(const char* why) {
             "mpi-bench: %s\nusage: mpi-bench [-c allreduce|broadcast|allgather|reduce_scatter|alltoall|alltoallv|"
             "alltoallv_skew|barrier] [-b MIN] "
             "[-e MAX] [-f FACTOR | -l SIZES] [-t SECONDS] [-n ITERS] [-w WARMUP] [-o sum|min|max] [-g GROUPS] "
-            "[--no-check]\n",
+            "[--no-check] [-P]\n",
             why);
   MPI_Finalize();
   exit(2);
@@ -66,12 +68,13 @@ static call_kind call_of(const char* coll) {
 }
 
 static options parse(int argc, char** argv) {
-  options o = {"allreduce", CALL_ALLREDUCE, "sum", MPI_SUM, 0.5, 0, -1, 1, {0}, 0, 1};
+  options o = {"allreduce", CALL_ALLREDUCE, "sum", MPI_SUM, 0.5, 0, -1, 1, {0}, 0, 1, 0};
   size_t min_b = 4, max_b = (size_t)64 << 20;
   double factor = 4;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
     if (strcmp(a, "--no-check") == 0) { o.check = 0; continue; }
+    if (strcmp(a, "-P") == 0) { o.spread = 1; continue; }
     if (i + 1 >= argc) usage("an option needs a value");
     char* v = argv[++i];
     if (strcmp(a, "-c") == 0) o.coll = v;
@@ -222,6 +225,7 @@ static void measure(const options* o, size_t size) {
   if (world_rank_ == 0)
     bench_print_row(stdout, o->coll, b.bytes, b.count, "float32", reduces(o) ? o->op_name : "-", "mpi", k,
                     bench_median(samples, k), nranks_, o->check ? good : -1);
+  if (world_rank_ == 0 && o->spread) bench_print_spread(stdout, samples, k);
   free(samples);
   free(b.send);
   free(b.recv);

@@ -7,7 +7,7 @@
 //   (the collectives with a count per rank run with equal counts and are sized as their
 //   fixed-count namesakes; alltoallv_skew: each rank sends SIZE bytes, 4x as much to rank 0)
 //                            [-t SECONDS | -n ITERS] [-w WARMUP] [-d float32] [-o sum|prod|min|max|avg|band|bor|bxor]
-//                            [-r ROOT] [-g GROUPS] [--algo NAME] [--no-check] [-B]
+//                            [-r ROOT] [-g GROUPS] [--algo NAME] [--no-check] [-B] [-P]
 //   -g G: the collective runs inside G communicators split from the world (G consecutive
 //   blocks of ranks, as tensor-parallel groups are), all at once; sizes and bus bandwidth
 //   are per group.
@@ -21,6 +21,7 @@
 //   loop calls them (torch_bench.py times so): a sample is the time from the end of this
 //   rank's previous call to the end of this one, so each call also absorbs the ranks' skew;
 //   the row reports the median and a comment line after it the mean, p90 and maximum.
+//   -P: a comment line after each row with the samples' spread (min, p10, p50, p90, p99, max).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -51,7 +52,7 @@ void ok(nexar_result_t r, const std::string& what) {
                "nexar-bench: %s\n"
                "usage: nexar-bench [-c COLL|all] [-b MIN] [-e MAX] [-f FACTOR | -l SIZE,SIZE...] [-t SECONDS]\n"
                "                   [-n ITERS] [-w WARMUP] [-d DTYPE] [-o OP] [-r ROOT] [-g GROUPS] [--algo NAME]\n"
-               "                   [--no-check] [-B]\n"
+               "                   [--no-check] [-B] [-P]\n"
                "  sizes in bytes as nccl-tests count them (K, M, G: binary multiples)\n",
                why.c_str());
   std::exit(2);
@@ -70,6 +71,7 @@ struct Options {
   std::string algo;
   bool check = true;
   bool back_to_back = false;  // -B
+  bool spread = false;        // -P
 };
 
 size_t size_arg(const char* s) {
@@ -85,6 +87,7 @@ Options parse(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--no-check") { o.check = false; continue; }
     if (a == "-B") { o.back_to_back = true; continue; }
+    if (a == "-P") { o.spread = true; continue; }
     if (i + 1 >= argc) usage("option " + a + " needs a value");
     char* v = argv[++i];
     if (a == "-c") {
@@ -177,8 +180,9 @@ void measure(const Options& o, const std::string& coll, size_t size) {
       double sum = 0;
       for (double x : samples) sum += x;
       std::printf("# back to back: mean %.2f us, p90 %.2f us, max %.2f us\n", sum / static_cast<double>(k) * 1e6,
-                  samples[static_cast<size_t>(k * 9 / 10)] * 1e6, samples[static_cast<size_t>(k - 1)] * 1e6);
+                  bench_quantile(samples.data(), k, 0.9) * 1e6, bench_quantile(samples.data(), k, 1) * 1e6);
     }
+    if (o.spread) bench_print_spread(stdout, samples.data(), k);
   }
   if (!good) std::exit(1);
 }
