@@ -14,10 +14,11 @@ declare -A group=(
            libnghttp3-dev libcli11-dev help2man"
   # catch2; gtlsclient (the stock HTTP/3 client the tests read the rendezvous with); ps, ip.
   [test]="catch2 ngtcp2-client procps iproute2"
-  # A stock PyTorch env:// program under nexrun, and the backend python/nexar_torch.
+  # A stock PyTorch env:// program under nexrun, the backend python/nexar_torch, and the
+  # package python/nexar (its tests use numpy).
   # Debian's torch does its matrix products in the system BLAS: the reference BLAS unless
   # OpenBLAS is installed (docs/torch.md, "Compute"); the OpenMP build shares torch's threads.
-  [torch]="python3-torch libtorch-dev pybind11-dev python3-dev libopenblas0-openmp"
+  [torch]="python3-torch libtorch-dev pybind11-dev python3-dev python3-numpy libopenblas0-openmp"
   # Many hosts: SLURM and ssh agents in namespace hosts; frames dropped on their bridge (nft).
   [multihost]="slurmctld slurmd slurm-client munge openssh-client openssh-server nftables"
   # tools/compare_allreduce.sh's comparison with Open MPI and its plots.
