@@ -22,7 +22,7 @@ import sys
 from array import array
 
 from ._core import (ANY_SOURCE, ANY_TAG, AVG, BAND, BOR, BXOR, IN_PLACE, MAX, MIN, PROD, SUM,  # noqa: F401
-                    UNDEFINED, Comm, Error, Op, get_unique_id, version)
+                    UNDEFINED, Comm, Error, Op, Request, get_unique_id, version)
 from . import _core
 
 _live = []        # communicators made through this package, in creation order

@@ -27,7 +27,7 @@ class Comm {
   nexar_comm_t h_;
 };
 
-// Adds class Comm, IN_PLACE and the methods to m.
+// Adds class Comm, IN_PLACE and the methods to m (collectives.h: where the methods live).
 void define_comm(py::module_& m);
 
 }  // namespace nexar_py

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "call.h"
 #include "comm.h"
 #include "errors.h"
 #include "nexar/nexar.h"
@@ -54,6 +55,7 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "libnexar's communicators for Python buffers (numpy arrays, bytearray, memoryview)";
   nexar_py::define_error(m);
   nexar_py::define_comm(m);
+  nexar_py::define_request(m);
   m.def("init", &init_world, "nexar_init: the world of the job nexrun (or nothing: one rank) started");
   m.def("get_unique_id", &unique_id, "nexar_get_unique_id: a fresh job's id, to pass to every rank (bytes)");
   m.def("init_rank", &init_rank, py::arg("unique_id"), py::arg("rank"), py::arg("size"),

@@ -9,21 +9,12 @@ import sys
 import numpy as np
 
 import nexar
+from checks import data, expect_equal, refused
 
 comm = nexar.COMM_WORLD
 rank, size = comm.Get_rank(), comm.Get_size()
 assert (comm.rank, comm.size) == (rank, size)
 DTYPES = [np.int8, np.uint8, np.int32, np.uint32, np.int64, np.uint64, np.float16, np.float32, np.float64]
-
-
-def data(r, n, dt, salt=0):
-    return ((np.arange(n) + 3 * r + salt) % 7 + 1).astype(dt)
-
-
-def expect_equal(got, want, what):
-    if not np.array_equal(got, want):
-        sys.exit(f"rank {rank}: {what}: got {got!r}, want {want!r}")
-
 
 # Reductions: every op that applies to the dtype, odd counts.
 for dt in DTYPES:
@@ -147,18 +138,7 @@ half.Free()
 if none is not None:
     none.Free()
 
-
 # Refusals: each names what is wrong; they are local, so every rank raises and none waits.
-def refused(kind, fn, *words):
-    try:
-        fn()
-    except kind as e:
-        for w in words:
-            assert w in str(e), f"{kind.__name__} {e!s} lacks {w!r}"
-        return
-    sys.exit(f"rank {rank}: {fn} was not refused ({kind.__name__} {words})")
-
-
 f5 = np.zeros(5, np.float32)
 refused(ValueError, lambda: comm.Allreduce(f5, np.zeros(4, np.float32)), "Allreduce", "5 elements", "recvbuf 4")
 refused(ValueError, lambda: comm.Allreduce(f5, np.zeros(5, np.float64)), "sendbuf holds float32", "recvbuf float64")
