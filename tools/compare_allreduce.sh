@@ -8,11 +8,12 @@
 #
 #   tools/compare_allreduce.sh [BUILD_DIR] [ROUNDS]      (defaults: build, 3)
 #   environment: COLL (default allreduce; a comma-separated list of collectives both mpi-bench
-#                and nexar-bench know: allreduce, broadcast, allgather, reduce_scatter,
-#                alltoall, alltoallv, alltoallv_skew, barrier; NAME:gG runs it inside G
-#                groups split from the world, e.g. allreduce:g2 for 8 ranks as 2 groups of 4;
-#                COLL=all: every one of broadcast, allgather, reduce_scatter, alltoall,
-#                barrier, allreduce, allreduce:g2),
+#                and nexar-bench know: allreduce, broadcast, reduce, allgather, gather, scatter,
+#                reduce_scatter, alltoall, alltoallv, alltoallv_skew, barrier (rooted ones at
+#                root 0); NAME:gG runs it inside G groups split from the world, e.g.
+#                allreduce:g2 for 8 ranks as 2 groups of 4; COLL=all: every one of broadcast,
+#                reduce, allgather, gather, scatter, reduce_scatter, alltoall, barrier,
+#                allreduce, allreduce:g2),
 #                BIND (--bind-to of both launchers, default none; auto: per np as both launchers'
 #                default would, the same flag given to both: core up to 2 ranks, socket up to
 #                the cores nproc counts, none beyond),
@@ -41,7 +42,7 @@ build=${1:-build}
 rounds=${2:-3}
 target=${TARGET:-0.2}
 colls=${COLL:-allreduce}
-[ "$colls" != all ] || colls=broadcast,allgather,reduce_scatter,alltoall,barrier,allreduce,allreduce:g2
+[ "$colls" != all ] || colls=broadcast,reduce,allgather,gather,scatter,reduce_scatter,alltoall,barrier,allreduce,allreduce:g2
 IFS=, read -r -a coll_list <<< "$colls"
 bind=${BIND:-none}
 nps=${NPS:-"2 4 8"}

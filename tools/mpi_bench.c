@@ -3,12 +3,13 @@
 /*
  * mpi-bench: the same measurement as nexar-bench (tools/bench_method.h, BENCHMARKS.md),
  * over MPI, for comparisons. float32 only; sum/min/max for the reductions.
- *   mpirun -np 4 mpi-bench [-c allreduce|broadcast|allgather|reduce_scatter|alltoall|alltoallv|alltoallv_skew|
- *                              barrier]
+ *   mpirun -np 4 mpi-bench [-c allreduce|broadcast|reduce|allgather|gather|scatter|reduce_scatter|alltoall|
+ *                              alltoallv|alltoallv_skew|barrier]
  *                          [-b MIN] [-e MAX] [-f FACTOR | -l SIZE,SIZE...] [-t SECONDS]
  *                          [-n ITERS] [-w WARMUP] [-o sum|min|max] [-g GROUPS] [--no-check] [-P]
  * -P: the samples' spread after each row, as nexar-bench -P.
  * -g G: inside G communicators split from the world (consecutive blocks), as nexar-bench -g.
+ * Rooted collectives (broadcast, reduce, gather, scatter) have root 0, as nexar-bench's.
  */
 #include <math.h>
 #include <mpi.h>
@@ -22,7 +23,10 @@ static int world_rank_, world_size_;
 static MPI_Comm comm_; /* where the collective runs: the world or a -g group */
 static int rank_, nranks_; /* in comm_ */
 
-typedef enum { CALL_BARRIER, CALL_ALLREDUCE, CALL_BCAST, CALL_ALLGATHER, CALL_REDUCE_SCATTER, CALL_ALLTOALL, CALL_ALLTOALLV } call_kind;
+typedef enum {
+  CALL_BARRIER, CALL_ALLREDUCE, CALL_BCAST, CALL_REDUCE, CALL_ALLGATHER, CALL_GATHER, CALL_SCATTER, CALL_REDUCE_SCATTER,
+  CALL_ALLTOALL, CALL_ALLTOALLV
+} call_kind;
 typedef struct {
   const char* coll;
   call_kind call; /* o.coll's MPI call */
@@ -40,7 +44,7 @@ typedef struct {
 static void usage(const char* why) {
   if (world_rank_ == 0)
     fprintf(stderr,
-            "mpi-bench: %s\nusage: mpi-bench [-c allreduce|broadcast|allgather|reduce_scatter|alltoall|alltoallv|"
+            "mpi-bench: %s\nusage: mpi-bench [-c allreduce|broadcast|reduce|allgather|gather|scatter|reduce_scatter|alltoall|alltoallv|"
             "alltoallv_skew|barrier] [-b MIN] "
             "[-e MAX] [-f FACTOR | -l SIZES] [-t SECONDS] [-n ITERS] [-w WARMUP] [-o sum|min|max] [-g GROUPS] "
             "[--no-check] [-P]\n",
@@ -56,15 +60,20 @@ static size_t size_arg(const char* s) {
   return v;
 }
 
-/* The MPI call for o->coll, picked once: run() then compares no names per call (as nexar-bench). */
-static call_kind call_of(const char* coll) {
-  if (!strcmp(coll, "barrier")) return CALL_BARRIER;
-  if (!strcmp(coll, "allreduce")) return CALL_ALLREDUCE;
-  if (!strcmp(coll, "broadcast")) return CALL_BCAST;
-  if (!strcmp(coll, "allgather")) return CALL_ALLGATHER;
-  if (!strcmp(coll, "reduce_scatter")) return CALL_REDUCE_SCATTER;
-  if (!strcmp(coll, "alltoall")) return CALL_ALLTOALL;
-  return CALL_ALLTOALLV;
+/* The collectives, each with its MPI call, picked once: run() then compares no names per call (as nexar-bench). */
+static const struct {
+  const char* name;
+  call_kind call;
+} kCalls[] = {{"barrier", CALL_BARRIER},         {"allreduce", CALL_ALLREDUCE}, {"broadcast", CALL_BCAST},
+              {"reduce", CALL_REDUCE},           {"allgather", CALL_ALLGATHER}, {"gather", CALL_GATHER},
+              {"scatter", CALL_SCATTER},         {"reduce_scatter", CALL_REDUCE_SCATTER},
+              {"alltoall", CALL_ALLTOALL},       {"alltoallv", CALL_ALLTOALLV}, {"alltoallv_skew", CALL_ALLTOALLV}};
+
+/* 0 for a name mpi-bench does not know. */
+static int call_of(const char* coll, call_kind* out) {
+  for (size_t i = 0; i < sizeof kCalls / sizeof kCalls[0]; ++i)
+    if (!strcmp(coll, kCalls[i].name)) return *out = kCalls[i].call, 1;
+  return 0;
 }
 
 static options parse(int argc, char** argv) {
@@ -95,11 +104,7 @@ static options parse(int argc, char** argv) {
       for (char* t = strtok(v, ","); t && o.nsizes < 64; t = strtok(NULL, ",")) o.sizes[o.nsizes++] = size_arg(t);
     } else usage("unknown option");
   }
-  if (strcmp(o.coll, "allreduce") && strcmp(o.coll, "broadcast") && strcmp(o.coll, "allgather") &&
-      strcmp(o.coll, "reduce_scatter") && strcmp(o.coll, "alltoall") && strcmp(o.coll, "alltoallv") &&
-      strcmp(o.coll, "alltoallv_skew") && strcmp(o.coll, "barrier"))
-    usage("unknown collective");
-  o.call = call_of(o.coll);
+  if (!call_of(o.coll, &o.call)) usage("unknown collective");
   if (o.groups < 1 || world_size_ % o.groups != 0) usage("-g must divide the number of ranks");
   if (o.nsizes == 0) {
     if (factor <= 1) usage("-f must be > 1");
@@ -108,7 +113,9 @@ static options parse(int argc, char** argv) {
   return o;
 }
 
-static int reduces(const options* o) { return !strcmp(o->coll, "allreduce") || !strcmp(o->coll, "reduce_scatter"); }
+static int reduces(const options* o) {
+  return o->call == CALL_ALLREDUCE || o->call == CALL_REDUCE || o->call == CALL_REDUCE_SCATTER;
+}
 
 /* The same inputs as nexar-bench (bench_collective.cc) for float32. */
 static float value(const options* o, int r, size_t i) {
@@ -143,12 +150,18 @@ static float* page_aligned(size_t elems) {
 static buffers prepare(const options* o, size_t bytes) {
   buffers b;
   const size_t p = (size_t)nranks_;
-  const int family = strcmp(o->coll, "allreduce") && strcmp(o->coll, "broadcast");
+  const call_kind c = o->call;
+  const int root = rank_ == 0;
+  /* the collectives whose size is p blocks (nexar-bench's "family") */
+  const int family = c != CALL_ALLREDUCE && c != CALL_BCAST && c != CALL_REDUCE;
   /* above 0 but below one element per rank: one element per rank, as nexar-bench does */
   b.count = family ? (bytes && bytes < p * sizeof(float) ? 1 : bytes / (p * sizeof(float))) : bytes / sizeof(float);
   b.bytes = family ? b.count * p * sizeof(float) : b.count * sizeof(float);
-  b.send_elems = !strcmp(o->coll, "broadcast") ? 0 : family && strcmp(o->coll, "allgather") ? b.count * p : b.count;
-  b.recv_elems = family && strcmp(o->coll, "reduce_scatter") ? b.count * p : b.count;
+  const size_t all = b.count * p;
+  b.send_elems = c == CALL_BCAST ? 0 : c == CALL_SCATTER ? (root ? all : 0)
+               : family && c != CALL_ALLGATHER && c != CALL_GATHER ? all : b.count;
+  b.recv_elems = c == CALL_REDUCE ? (root ? b.count : 0) : c == CALL_GATHER ? (root ? all : 0)
+               : family && c != CALL_REDUCE_SCATTER && c != CALL_SCATTER ? all : b.count;
   if (skewed(o)) { /* rank 0 receives 4 blocks from everyone; each rank sends bytes in all */
     b.count = bytes / ((p + 3) * sizeof(float));
     b.bytes = b.count * (p + 3) * sizeof(float);
@@ -176,7 +189,10 @@ static void run(const options* o, buffers* b) {
     case CALL_BARRIER: MPI_Barrier(comm_); break;
     case CALL_ALLREDUCE: MPI_Allreduce(b->send, b->recv, n, MPI_FLOAT, o->op, comm_); break;
     case CALL_BCAST: MPI_Bcast(b->recv, n, MPI_FLOAT, 0, comm_); break;
+    case CALL_REDUCE: MPI_Reduce(b->send, b->recv, n, MPI_FLOAT, o->op, 0, comm_); break;
     case CALL_ALLGATHER: MPI_Allgather(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, comm_); break;
+    case CALL_GATHER: MPI_Gather(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, 0, comm_); break;
+    case CALL_SCATTER: MPI_Scatter(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, 0, comm_); break;
     case CALL_REDUCE_SCATTER: MPI_Reduce_scatter_block(b->send, b->recv, n, MPI_FLOAT, o->op, comm_); break;
     case CALL_ALLTOALL: MPI_Alltoall(b->send, n, MPI_FLOAT, b->recv, n, MPI_FLOAT, comm_); break;
     case CALL_ALLTOALLV: MPI_Alltoallv(b->send, b->sc, b->sd, MPI_FLOAT, b->recv, b->rc, b->rd, MPI_FLOAT, comm_); break;
@@ -186,10 +202,11 @@ static void run(const options* o, buffers* b) {
 static float expected(const options* o, const buffers* b, size_t i) {
   const size_t n = b->count, r = (size_t)rank_;
   if (!strcmp(o->coll, "barrier")) return b->recv[i];
-  if (!strcmp(o->coll, "allreduce")) return fold(o, i);
+  if (!strcmp(o->coll, "allreduce") || !strcmp(o->coll, "reduce")) return fold(o, i);
+  if (!strcmp(o->coll, "scatter")) return value(o, 0, r * n + i);
   if (!strcmp(o->coll, "reduce_scatter")) return fold(o, r * n + i);
   if (!strcmp(o->coll, "broadcast")) return value(o, 0, i);
-  if (!strcmp(o->coll, "allgather")) return value(o, (int)(i / n), i % n);
+  if (!strcmp(o->coll, "allgather") || !strcmp(o->coll, "gather")) return value(o, (int)(i / n), i % n);
   if (skewed(o)) { /* block q from rank q, at q's displacement for this rank */
     const size_t blk = (size_t)b->rc[0];
     return value(o, (int)(i / blk), (r == 0 ? 0 : 4 * n + (r - 1) * n) + i % blk);
