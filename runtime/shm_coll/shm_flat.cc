@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// The flat shared-slot collectives (allreduce, broadcast, barrier, allgather,
-// reduce_scatter, alltoall shm_flat): every rank writes its input inline into its own
+// The flat shared-slot collectives (allreduce, reduce, broadcast, barrier, allgather,
+// gather, scatter, reduce_scatter, alltoall shm_flat): every rank writes its input inline into its own
 // slot, publishes its arrival, waits for every member's (shm_slots.h) and reads what it
 // needs straight from their slots. One publication and one wait per call, whatever p: no
 // engine, no messages, no second round, no system call. The input is in the slot before
@@ -17,7 +17,11 @@
 
 namespace nexar::coll {
 
-Status allreduce_shm_flat(CollContext& ctx, const CollArgs& a) {
+namespace {
+
+// allreduce and reduce: every rank's input into its slot; the ranks that get the result
+// (every rank, or the root) combine the slots.
+Status combine_flat(CollContext& ctx, const CollArgs& a, bool mine_too) {
   const size_t bytes = a.count * dtype_size(a.dtype);
   ShmSlots* s = ctx.shm_slots();
   if (!s) {  // one rank: nothing to combine
@@ -28,12 +32,17 @@ Status allreduce_shm_flat(CollContext& ctx, const CollArgs& a) {
   const uint64_t seq = s->next_seq();
   if (bytes) std::memcpy(s->buf(ctx.rank(), seq)->data(), a.sendbuf, bytes);  // before recvbuf changes (in place)
   NX_RETURN_IF_ERROR(s->arrive(seq, a.count));
-  if (bytes == 0) return Status::Ok();
+  if (bytes == 0 || !mine_too) return Status::Ok();
   reduce(a.recvbuf, s->buf(0, seq)->data(), s->buf(1, seq)->data(), a.count, a.dtype, a.op);
   for (int r = 2; r < p; ++r) reduce(a.recvbuf, a.recvbuf, s->buf(r, seq)->data(), a.count, a.dtype, a.op);
   reduce_finalize(a.recvbuf, a.count, a.dtype, a.op, static_cast<size_t>(p));
   return Status::Ok();
 }
+
+}  // namespace
+
+Status allreduce_shm_flat(CollContext& ctx, const CollArgs& a) { return combine_flat(ctx, a, true); }
+Status reduce_shm_flat(CollContext& ctx, const CollArgs& a) { return combine_flat(ctx, a, ctx.rank() == a.root); }
 
 Status broadcast_shm_flat(CollContext& ctx, const CollArgs& a) {
   const size_t bytes = a.count * dtype_size(a.dtype);
@@ -69,6 +78,49 @@ Status allgather_shm_flat(CollContext& ctx, const CollArgs& a) {
   copy_elems(out + static_cast<size_t>(r) * bb, mine, a.count, es);  // in place: where it already is
   for (int j = 0; j < p && bb; ++j)
     if (j != r) std::memcpy(out + static_cast<size_t>(j) * bb, s->buf(j, seq)->data(), bb);
+  return Status::Ok();
+}
+
+// gather: as allgather, only the root copies the blocks out. In place the root's block is
+// already at its place in recvbuf.
+Status gather_shm_flat(CollContext& ctx, const CollArgs& a) {
+  const int p = ctx.size(), r = ctx.rank();
+  const size_t es = dtype_size(a.dtype), bb = a.count * es;
+  unsigned char* out = static_cast<unsigned char*>(a.recvbuf);
+  const bool root = r == a.root;
+  const void* mine = root && a.sendbuf == a.recvbuf ? out + static_cast<size_t>(r) * bb : a.sendbuf;
+  ShmSlots* s = ctx.shm_slots();
+  if (!s) {
+    copy_elems(out, mine, a.count, es);
+    return Status::Ok();
+  }
+  const uint64_t seq = s->next_seq();
+  if (bb && !root) std::memcpy(s->buf(r, seq)->data(), mine, bb);
+  NX_RETURN_IF_ERROR(s->arrive(seq, a.count));
+  if (!root || bb == 0) return Status::Ok();
+  copy_elems(out + static_cast<size_t>(r) * bb, mine, a.count, es);  // in place: where it already is
+  for (int j = 0; j < p; ++j)
+    if (j != r) std::memcpy(out + static_cast<size_t>(j) * bb, s->buf(j, seq)->data(), bb);
+  return Status::Ok();
+}
+
+// scatter: the root's slot holds its whole input (p blocks); rank j copies block j. In
+// place the root's block stays in sendbuf.
+Status scatter_shm_flat(CollContext& ctx, const CollArgs& a) {
+  const int r = ctx.rank();
+  const size_t es = dtype_size(a.dtype), bb = a.count * es;
+  const bool root = r == a.root;
+  ShmSlots* s = ctx.shm_slots();
+  if (!s) {
+    copy_elems(a.recvbuf, a.sendbuf, a.count, es);
+    return Status::Ok();
+  }
+  const uint64_t seq = s->next_seq();
+  if (bb && root) std::memcpy(s->buf(r, seq)->data(), a.sendbuf, bb * static_cast<size_t>(ctx.size()));
+  NX_RETURN_IF_ERROR(s->arrive(seq, a.count));
+  if (bb == 0) return Status::Ok();
+  if (!root) std::memcpy(a.recvbuf, s->buf(a.root, seq)->data() + static_cast<size_t>(r) * bb, bb);
+  else if (a.recvbuf != a.sendbuf) copy_elems(a.recvbuf, at(a.sendbuf, static_cast<size_t>(r) * a.count, es), a.count, es);
   return Status::Ok();
 }
 
@@ -117,14 +169,19 @@ Status alltoall_shm_flat(CollContext& ctx, const CollArgs& a) {
 double allreduce_shm_flat_cost(const CostModel& m, int p, double n) {
   return m.slot_rounds(1, p) + m.beta_us_per_byte / m.cma_factor * n + m.reduce((p - 1) * n);
 }
+// reduce: the root's time, which is allreduce's.
+double reduce_shm_flat_cost(const CostModel& m, int p, double n) { return allreduce_shm_flat_cost(m, p, n); }
 double broadcast_shm_flat_cost(const CostModel& m, int p, double n) { return m.slot_rounds(1, p) + m.shared_copy_beta(p) * n; }
 double barrier_shm_flat_cost(const CostModel& m, int p, double) { return m.slot_rounds(1, p); }
-// One slot round; n = p * count bytes. allgather copies n/p in and n out, alltoall and
+// One slot round; n = p * count bytes. allgather copies n/p in and n out (gather: the
+// others copy n/p in, the root n out; scatter: the root n in, each n/p out), alltoall and
 // reduce_scatter n in and n out (reduce_scatter reducing n/p from each of p slots), each
 // byte at CostModel::shared_copy_beta.
 double allgather_shm_flat_cost(const CostModel& m, int p, double n) {
   return m.slot_rounds(1, p) + m.shared_copy_beta(p) * n * (p + 1) / p;
 }
+double gather_shm_flat_cost(const CostModel& m, int p, double n) { return allgather_shm_flat_cost(m, p, n); }
+double scatter_shm_flat_cost(const CostModel& m, int p, double n) { return allgather_shm_flat_cost(m, p, n); }
 double alltoall_shm_flat_cost(const CostModel& m, int p, double n) { return m.slot_rounds(1, p) + 2 * m.shared_copy_beta(p) * n; }
 double reduce_scatter_shm_flat_cost(const CostModel& m, int p, double n) {
   return m.slot_rounds(1, p) + m.shared_copy_beta(p) * (n + n / p) + m.reduce(n);

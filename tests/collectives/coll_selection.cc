@@ -418,29 +418,37 @@ TEST_CASE("over shared memory a message above the eager limit costs a rendezvous
   }
 }
 
-TEST_CASE("one element per rank: allgather, reduce_scatter and alltoall go through the slots inline", "[select][slots]") {
+TEST_CASE("one element per rank: allgather, reduce_scatter, alltoall, reduce, gather and scatter go through the slots inline",
+          "[select][slots]") {
   ScopedEnv env("NEXAR_ALGO", nullptr);
   const SlotCaps slots{true, 4096, true, 2};
-  for (CollKind k : {CollKind::ALLGATHER, CollKind::REDUCE_SCATTER, CollKind::ALLTOALL}) {
+  for (CollKind k : {CollKind::ALLGATHER, CollKind::REDUCE_SCATTER, CollKind::ALLTOALL, CollKind::REDUCE,
+                     CollKind::GATHER, CollKind::SCATTER}) {
     CollArgs a{k};
     a.dtype = NEXAR_FLOAT32;
     a.count = 1;
     Choice c;
     INFO(coll_kind_name(k));
-    for (int p : {2, 8}) {  // one slot round beats shm_direct's two and its p - 1 reads
+    for (int p : {2, 8}) {  // one slot round beats shm_direct's two, its p - 1 reads, a tree's messages
       REQUIRE(select_algorithm(a, p, CollTransport::SHM, &c, slots).ok());
       CHECK(std::string(c.algo->name) == "shm_flat");
     }
-    // The slot holds this rank's input: one block for allgather, p blocks for the others.
-    a.count = 128;  // 512 B a block, 4 KiB for 8 blocks: the inline limit itself
-    REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
-    CHECK(std::string(c.algo->name) == "shm_flat");
-    a.count = 129;  // 8 ranks on 2 cores: pushed data saves shm_direct's second round
-    REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
-    CHECK(std::string(c.algo->name) ==
-          (k == CollKind::ALLGATHER ? "shm_flat" : k == CollKind::ALLTOALL ? "shm_push" : "shm_direct"));
+    // The slot holds this rank's input: one block for allgather, gather and reduce, p blocks
+    // for the others (scatter: the root's).
+    const bool p_blocks = k == CollKind::REDUCE_SCATTER || k == CollKind::ALLTOALL || k == CollKind::SCATTER;
+    if (k == CollKind::ALLGATHER || k == CollKind::REDUCE_SCATTER || k == CollKind::ALLTOALL) {
+      a.count = 128;  // 512 B a block, 4 KiB for 8 blocks: the inline limit itself
+      REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
+      CHECK(std::string(c.algo->name) == "shm_flat");
+      a.count = 129;  // 8 ranks on 2 cores: pushed data saves shm_direct's second round
+      REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
+      CHECK(std::string(c.algo->name) ==
+            (k == CollKind::ALLGATHER ? "shm_flat" : k == CollKind::ALLTOALL ? "shm_push" : "shm_direct"));
+    }
     ScopedEnv force("NEXAR_ALGO", (std::string(coll_kind_name(k)) + ":shm_flat").c_str());
-    a.count = 1025;  // 4100 B: too large for the slot even as one block
+    a.count = p_blocks ? 512 : 1024;  // 4096 B in the slot at 2 ranks: it fits
+    CHECK(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
+    a.count += 1;  // too large for the slot
     const Status st = select_algorithm(a, 2, CollTransport::SHM, &c, slots);
     CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
     CHECK(contains(st.message(), "NEXAR_SHM_COLL_INLINE"));
