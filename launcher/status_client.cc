@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/params.h"
+#include "core/thread_name.h"
 #include "launcher/job_credentials.h"
 #include "launcher/json_value.h"
 #include "rendezvous/rendezvous.h"
@@ -88,6 +89,7 @@ int status_main(const std::string& job) {
   config.bind_address = address.rfind("127.", 0) == 0 ? "127.0.0.1" : v6 ? "::" : "0.0.0.0";
   std::unique_ptr<quic::Endpoint> endpoint;
   if (Status s = quic::Endpoint::create(config, &endpoint); !s.ok()) return fail(s.to_string());
+  endpoint->post([] { name_this_thread("nexrun-status"); });  // its progress thread
   std::unique_ptr<rendezvous::Client> client;
   const milliseconds step(5000);
   if (Status s = rendezvous::Client::connect(endpoint.get(), address, step, &client); !s.ok())
