@@ -103,7 +103,8 @@ class Connection {
   virtual void close(uint64_t app_error, const std::string& reason) = 0;
 
   // Ends the connection at once without a word to the peer, which is known gone (e.g. its
-  // process exited on this host); on_closed follows with why.
+  // process exited on this host); on_closed follows with why. What the socket holds is
+  // read first: datagrams the peer sent before it went still reach the Application.
   virtual void abort(const Status& why) = 0;
 };
 

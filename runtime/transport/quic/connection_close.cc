@@ -5,7 +5,7 @@
 //   CONNECTION_CLOSE from the peer     -> PEER_LOST "closed by peer" (AUTH for a TLS alert,
 //                                         PROTOCOL when the peer reported an error)
 //   idle timeout / ICMP unreachable    -> PEER_LOST (TIMEOUT before the handshake completed)
-//   abort(why) (the peer is known gone) -> why
+//   abort(why) (the peer is known gone) -> why, after what the socket held was read
 //   certificate refused (either side)  -> AUTH with the reason
 #include <cstring>
 
@@ -135,12 +135,22 @@ void ConnectionImpl::close_for_shutdown() {
 
 void ConnectionImpl::abort(const Status& why) {
   if (finished_ || close_) return;
+  // What the peer sent before it went may sit in the socket still (a same-host peer's last
+  // messages, then its exit, seen before the loop read them): read first, then end. What
+  // was read may have ended the connection already (the peer's own close).
+  ep_->read_queued();
+  end_silently(why);
+}
+
+void ConnectionImpl::end_silently(const Status& why) {
+  if (finished_ || close_) return;
   request_close({ngtcp2_connection_close_error{}, {}, why, false});
 }
 
 void ConnectionImpl::abort_unreachable(int err) {
-  abort(connected_ ? Status(NEXAR_ERR_PEER_LOST, "peer " + who() + " is unreachable: " + std::strerror(err))
-                   : Status(NEXAR_ERR_PEER_LOST, "no QUIC server at " + who() + ": " + std::strerror(err)));
+  // Called while the endpoint walks its connections: no read here (it may add one).
+  end_silently(connected_ ? Status(NEXAR_ERR_PEER_LOST, "peer " + who() + " is unreachable: " + std::strerror(err))
+                          : Status(NEXAR_ERR_PEER_LOST, "no QUIC server at " + who() + ": " + std::strerror(err)));
 }
 
 }  // namespace nexar::quic

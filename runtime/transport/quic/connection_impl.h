@@ -96,6 +96,7 @@ class ConnectionImpl final : public Connection {
   Status init_common(const ngtcp2_cid& dcid, const ngtcp2_cid& scid, const ngtcp2_cid* original_dcid,
                      const std::vector<std::string>& alpns);
   void request_close(CloseRequest req);
+  void end_silently(const Status& why);  // a close without a packet to the peer
   void request_liberr_close(int liberr, const char* where);
   void carry_out_close();
   bool close_now();  // carries out a requested close (or leaves it to the loop); true if any

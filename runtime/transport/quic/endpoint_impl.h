@@ -67,6 +67,10 @@ class EndpointImpl final : public Endpoint {
   void need_loop() { need_loop_ = true; }
   // The accept handler's answer for a verified client (nullptr: refuse).
   Application* accept(Connection& conn);
+  // Reads every datagram the socket holds now (bounded) and hands each to its connection:
+  // what a peer known gone sent before it went (ConnectionImpl::abort). Nothing when
+  // called from inside a receive (its batch is being handed out).
+  void read_queued();
 
  private:
   // The endpoint whose io_mu_ this thread holds, if any.
@@ -83,6 +87,8 @@ class EndpointImpl final : public Endpoint {
   void arm_timer(ngtcp2_tstamp at);
   void rearm_timer();  // to the earliest expiry, unless only a stale far one would move
   void write_all_dirty(ngtcp2_tstamp now);
+  // One socket read (UdpSocket::receive's bound), each datagram to its connection.
+  size_t receive(ngtcp2_tstamp rx);
   void on_datagram(const Address& from, uint8_t* data, size_t len, ngtcp2_tstamp now);
   void accept_new(const Address& from, uint8_t* data, size_t len, ngtcp2_tstamp now);
   void on_icmp_error(const Address& dest, int err);
@@ -120,6 +126,7 @@ class EndpointImpl final : public Endpoint {
   ngtcp2_tstamp armed_ = UINT64_MAX;     // when timer_fd_ fires (UINT64_MAX: disarmed)
   ngtcp2_tstamp deadline_ = UINT64_MAX;  // when the loop's ppoll times out (as it last slept)
   bool direct_ = false;
+  bool receiving_ = false;  // inside receive(): the socket's batch is being handed out
   bool need_loop_ = false;
   bool stopping_ = false;
   bool want_writable_ = false;

@@ -72,10 +72,7 @@ void EndpointImpl::run() {
     }
     if (n > 0 && (fds[0].revents & POLLERR))
       socket_.drain_errors([this](const Address& dest, int err) { on_icmp_error(dest, err); });
-    if (n > 0 && (fds[0].revents & POLLIN)) {
-      ngtcp2_tstamp rx = now_ns();
-      socket_.receive([this, rx](const Address& from, uint8_t* data, size_t len) { on_datagram(from, data, len, rx); });
-    }
+    if (n > 0 && (fds[0].revents & POLLIN)) receive(now_ns());
     if (n > 0 && (fds[0].revents & POLLOUT)) {
       want_writable_ = false;
       for (auto& c : conns_) mark_dirty(c.get());
@@ -87,6 +84,22 @@ void EndpointImpl::run() {
   }
   inside_ = nullptr;
   io_mu_.unlock();
+}
+
+size_t EndpointImpl::receive(ngtcp2_tstamp rx) {
+  receiving_ = true;
+  const size_t n =
+      socket_.receive([this, rx](const Address& from, uint8_t* data, size_t len) { on_datagram(from, data, len, rx); });
+  receiving_ = false;
+  return n;
+}
+
+void EndpointImpl::read_queued() {
+  if (receiving_) return;
+  // Bounded: live peers may keep the socket filled; their datagrams wait for the loop.
+  constexpr int kMaxReads = 64;
+  for (int i = 0; i < kMaxReads && receive(now_ns()) > 0; ++i) {
+  }
 }
 
 void EndpointImpl::on_datagram(const Address& from, uint8_t* data, size_t len, ngtcp2_tstamp now) {

@@ -102,7 +102,7 @@ size_t EndpointImpl::poll() {
   // found the socket empty, so no recvmmsg; a datagram arriving since is the next poll's.
   size_t n = 0;
   if (readable) {
-    n = socket_.receive([this, rx](const Address& from, uint8_t* data, size_t len) { on_datagram(from, data, len, rx); });
+    n = receive(rx);
     if (n == 0) polled_empty_.fetch_add(1, std::memory_order_relaxed);
   }
   const ngtcp2_tstamp now = n > 0 ? now_ns() : rx;
