@@ -88,6 +88,17 @@ struct CostModel {
     if (eager_bytes > 0 && msg_bytes > static_cast<double>(eager_bytes)) c.alpha_us *= 2;
     return c;
   }
+  // The model for messages of msg_bytes (more than 0, up to NEXAR_SHM_EAGER) over shared
+  // memory: the sender first copies the payload into the receiver's ring (a memcpy within
+  // shared memory, b / cma_factor per byte as the slot algorithms' copies count) and the
+  // receiver then moves it out (b), where a direct read of the owner's buffer (CMA) moves
+  // each byte once.
+  CostModel eager_messages(double msg_bytes) const {
+    CostModel c = *this;
+    if (eager_bytes > 0 && msg_bytes > 0 && msg_bytes <= static_cast<double>(eager_bytes))
+      c.beta_us_per_byte *= 1 + 1 / cma_factor;
+    return c;
+  }
   CostModel crowded_messages(int p) const {
     CostModel c = *this;
     c.alpha_us *= crowding(p);

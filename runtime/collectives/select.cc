@@ -109,14 +109,15 @@ Status selection_inputs(CollKind kind, CollTransport transport, std::string* for
 
 // The model of the message algorithms (no slots) of p ranks moving n bytes: on one host
 // they wait for crowded ranks like the slot rounds do, their messages (blocks of about
-// n / p) above the eager limit are rendezvous, and the receiving ranks move the bytes
-// themselves, so no reduction hides behind a transfer (2 ranks, allreduce 16 MiB:
-// ring_pipelined 15.6-32 ms against shm_direct's 4.7-5.3, 2026-11-27, load 6-10).
+// n / p) above the eager limit are rendezvous, those up to it are copied twice between
+// cores while every rank has one, and the receiving ranks move the bytes themselves, so
+// no reduction hides behind a transfer (2 ranks, allreduce 16 MiB: ring_pipelined
+// 15.6-32 ms against shm_direct's 4.7-5.3, 2026-11-27, load 6-10).
 CostModel for_messages(CostModel m, CollTransport transport, int p, int cores, double n = 0) {
   if (cores > 0) m.cores = cores;  // agreed by the communicator's ranks
   if (transport != CollTransport::SHM) return m;
   m.reduce_overlaps_transfer = false;
-  return m.crowded_messages(p).rendezvous_messages(n / p);
+  return m.crowded_messages(p).rendezvous_messages(n / p).eager_messages(n / p);
 }
 }  // namespace
 

@@ -407,14 +407,39 @@ TEST_CASE("over shared memory a message above the eager limit costs a rendezvous
     a.count = 1 << 17;  // 512 KiB blocks at np 2: shm_direct's reads, not rendezvous messages
     REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
     CHECK(std::string(c.algo->name) == "shm_direct");
-    a.count = 1 << 12;  // 16 KiB blocks: eager messages, one latency each
+    a.count = 1 << 10;  // 4 KiB blocks: eager messages, one latency each
     REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
     CHECK(c.algo->slots == SlotUse::NONE);
     {
-      ScopedEnv eager("NEXAR_SHM_EAGER", "4096");  // now they are rendezvous too
+      ScopedEnv eager("NEXAR_SHM_EAGER", "2048");  // now they are rendezvous too
       REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
+      CHECK(c.algo->slots != SlotUse::NONE);
+    }
+  }
+}
+
+TEST_CASE("over shared memory an eager message's bytes are copied twice, a direct read's once", "[select][slots]") {
+  ScopedEnv env("NEXAR_ALGO", nullptr);
+  for (CollKind k : {CollKind::ALLGATHER, CollKind::ALLTOALL, CollKind::REDUCE_SCATTER}) {
+    CollArgs a{k};
+    a.dtype = NEXAR_FLOAT32;
+    Choice c;
+    INFO(coll_kind_name(k));
+    // 2 ranks with a core each: 16 and 32 KiB blocks (a 64 KiB allgather) are read
+    // directly, where the sender's copy into the ring made the messages dearer.
+    for (size_t count : {size_t{1} << 12, size_t{1} << 13}) {
+      a.count = count;
+      REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
       CHECK(std::string(c.algo->name) == "shm_direct");
     }
+    // 4 KiB blocks: the system call of a direct read costs more than the copy saved.
+    a.count = 1 << 10;
+    REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
+    CHECK(c.algo->slots == SlotUse::NONE);
+    // 8 ranks on 2 cores keep the pushed segments.
+    a.count = 1 << 13;
+    REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
+    CHECK(std::string(c.algo->name) == (k == CollKind::REDUCE_SCATTER ? "shm_direct" : "shm_push"));
   }
 }
 
