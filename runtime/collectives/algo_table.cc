@@ -72,6 +72,11 @@ const std::vector<AlgoDesc>& algo_table() {
        broadcast_scatter_allgather_cost, broadcast_scatter_allgather, P::kBinomialRing},
       {K::REDUCE, "shm_flat", "ranks of one host with shared slots; payloads up to NEXAR_SHM_COLL_INLINE",
        "a/2 + n b + (p-1) n g", nullptr, reduce_shm_flat_cost, reduce_shm_flat, P::kNone, true, SlotUse::INLINE},
+      {K::REDUCE, "shm_stage",
+       "ranks of one host with shared slots that may read each other's memory (CMA); allreduce shm_stage with the "
+       "root alone copying the result out; payloads up to NEXAR_SHM_STAGE_MAX",
+       "as allreduce shm_stage", allreduce_shm_stage_why_not, reduce_shm_stage_cost, reduce_shm_stage, P::kNone, true,
+       SlotUse::DIRECT},
       {K::REDUCE, "shm_direct", "ranks of one host with shared slots that may read each other's memory (CMA); each rank reduces a block, the root reads them",
        "3a/2 + (p-1) a/2 + 2n(p-1)/p b + n(p-1)/p g", nullptr, reduce_shm_direct_cost, reduce_shm_direct, P::kNone, true,
        SlotUse::DIRECT},

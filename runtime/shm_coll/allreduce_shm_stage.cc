@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The nexar authors
-// Allreduce through a shared staging segment (shm_coll/stage_segment.h), for ranks of
-// one host that may read each other's memory (CMA):
+// Allreduce (and reduce) through a shared staging segment (shm_coll/stage_segment.h), for
+// ranks of one host that may read each other's memory (CMA):
 //  1. every rank publishes its sendbuf address and, where the segment it already maps has
 //     room for (p + 1) strides of n bytes, copies its input into its own input area first
 //     (memcpy: no page pinning, no system call) and says so; rank 0 also publishes the
@@ -10,7 +10,8 @@
 //     until none is left and reduces each into the segment's result area, reading the
 //     members' inputs in rank order 0..p-1: its own where it lies, staged ones in the
 //     segment, the others by CMA into a cache-resident bounce buffer; publishes block_done;
-//  3. once every member's block_done, copies the result out of the segment and returns.
+//  3. once every member's block_done, copies the result out of the segment and returns
+//     (reduce: the root only).
 // Two slot rounds instead of shm_direct's three. With more ranks than cores, the ranks
 // that run do the work of those that wait for a core. Every chunk is reduced once, in one
 // order, into the one copy all ranks read: the same bits everywhere.
@@ -179,7 +180,12 @@ const char* allreduce_shm_stage_why_not(int, const CollArgs& args) {
                                                                           : nullptr;
 }
 
-Status allreduce_shm_stage(CollContext& ctx, const CollArgs& a) {
+namespace {
+
+// The three steps; the ranks with `copy_out` copy the result into their recvbuf. `direct`
+// runs where the slots are too small for the segment's ref.
+Status stage_and_reduce(CollContext& ctx, const CollArgs& a, bool copy_out,
+                        Status (*direct)(CollContext&, const CollArgs&)) {
   const size_t es = dtype_size(a.dtype), n = a.count * es;
   ShmSlots* s = ctx.shm_slots();
   if (!s) {  // one rank
@@ -187,7 +193,7 @@ Status allreduce_shm_stage(CollContext& ctx, const CollArgs& a) {
     return Status::Ok();
   }
   // The ref travels inline in rank 0's slot; NEXAR_SHM_COLL_INLINE is alike on every rank.
-  if (s->inline_bytes() < sizeof(SlotInfo)) return allreduce_shm_direct(ctx, a);
+  if (s->inline_bytes() < sizeof(SlotInfo)) return direct(ctx, a);
   const int p = ctx.size(), r = ctx.rank();
   const uint64_t seq = s->next_seq();
   shm::StageSegment& seg = s->stage_segment();
@@ -212,9 +218,20 @@ Status allreduce_shm_stage(CollContext& ctx, const CollArgs& a) {
   NX_RETURN_IF_ERROR(reduce_claimed(*s, a, p, r, seq, seg));
   s->publish(&shm::CollSlot::block_done, seq);
   NX_RETURN_IF_ERROR(s->wait(&shm::CollSlot::block_done, seq));
-  copy_bytes(a.recvbuf, seg.data(), n);
+  if (copy_out) copy_bytes(a.recvbuf, seg.data(), n);
   return Status::Ok();
 }
+
+}  // namespace
+
+Status allreduce_shm_stage(CollContext& ctx, const CollArgs& a) {
+  return stage_and_reduce(ctx, a, true, allreduce_shm_direct);
+}
+// The root's time is allreduce's; the others skip the copy out.
+Status reduce_shm_stage(CollContext& ctx, const CollArgs& a) {
+  return stage_and_reduce(ctx, a, ctx.rank() == a.root, reduce_shm_direct);
+}
+double reduce_shm_stage_cost(const CostModel& m, int p, double n) { return allreduce_shm_stage_cost(m, p, n); }
 
 // Two slot rounds (a/2 each); every rank copies its input in and the result out (2n
 // bytes, memcpy: b / c per byte while the call's data, every member's input and output

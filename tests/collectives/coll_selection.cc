@@ -343,8 +343,10 @@ TEST_CASE("every collective has a shared-memory algorithm the model picks where 
     Choice c;
     INFO(coll_kind_name(k));
     REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
-    // A broadcast whose ranks each hold a core lets the root copy too (shm_split).
-    CHECK(std::string(c.algo->name) == (k == CollKind::BROADCAST ? "shm_split" : "shm_direct"));
+    // A broadcast whose ranks each hold a core lets the root copy too (shm_split); a reduce
+    // stages its inputs as allreduce does (shm_stage: one slot round fewer than shm_direct).
+    CHECK(std::string(c.algo->name) ==
+          (k == CollKind::BROADCAST ? "shm_split" : k == CollKind::REDUCE ? "shm_stage" : "shm_direct"));
     REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{}).ok());
     CHECK(c.algo->slots == SlotUse::NONE);
   }
