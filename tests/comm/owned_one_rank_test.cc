@@ -105,6 +105,9 @@ TEST_CASE("the owner's remembered one-rank call runs at once only while its guar
     CHECK(owned_one_rank_run(c, args) == nullptr);
     release.set_value();
     REQUIRE(task->wait_until(p2p::Clock::now() + std::chrono::seconds(20)).ok());
+    // The task's waiter may wake before the queue's thread marks the queue idle again.
+    const auto deadline = p2p::Clock::now() + std::chrono::seconds(20);
+    while (!c.collectives().idle() && p2p::Clock::now() < deadline) std::this_thread::yield();
     CHECK(owned_one_rank_run(c, args) == run);  // done: the queue is idle again
   }
   SECTION("NEXAR_ALGO changed: the route looks the algorithm up again") {
