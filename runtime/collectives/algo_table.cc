@@ -110,7 +110,7 @@ const std::vector<AlgoDesc>& algo_table() {
       {K::GATHER, "shm_flat", "ranks of one host with shared slots; blocks up to NEXAR_SHM_COLL_INLINE",
        "a/2 + n(p+1)/p b (n = p * count bytes)", nullptr, gather_shm_flat_cost, gather_shm_flat, P::kNone, true,
        SlotUse::INLINE},
-      {K::GATHER, "shm_direct", "ranks of one host with shared slots that may read each other's memory (CMA); the root reads every contribution",
+      {K::GATHER, "shm_direct", "ranks of one host with shared slots that may read each other's memory (CMA); every other rank writes its contribution into the root's buffer",
        "a + (p-1) a/4 + n(p-1)/p b (n = p * count bytes)", nullptr, gather_shm_direct_cost, gather_shm_direct, P::kNone, true,
        SlotUse::DIRECT},
       {K::GATHER, "binomial", "any p", "L a + n(p-1)/p b (n = p * count bytes)", nullptr, gather_binomial_cost,

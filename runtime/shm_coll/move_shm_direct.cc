@@ -6,7 +6,8 @@
 // straight from its owners' buffers into its own (one copy per byte, no messages, no
 // staging); then read_done, and a rank waits only for the ranks that read its memory
 // (none in an empty call: one slot round, the descriptor check, is all it costs).
-// Readers start at rank + 1, so the readers of one rank spread out.
+// Readers start at rank + 1, so the readers of one rank spread out. gather turns it
+// around: the contributors write into the root's buffer, so the root's wait covers them.
 #include "collectives/algorithms.h"
 #include "core/dtype.h"
 #include "shm_coll/direct_round.h"
@@ -55,11 +56,16 @@ Status allgather_shm_direct(CollContext& ctx, const CollArgs& a) {
   const int p = ctx.size(), r = ctx.rank();
   const size_t es = dtype_size(a.dtype), bb = a.count * es;
   const void* mine = a.sendbuf == a.recvbuf ? at(a.recvbuf, static_cast<size_t>(r) * a.count, es) : a.sendbuf;
-  copy_elems(at(a.recvbuf, static_cast<size_t>(r) * a.count, es), mine, a.count, es);
+  // After arriving: the others read `mine`, so they need not wait for this copy.
+  const auto copy_own = [&] { copy_elems(at(a.recvbuf, static_cast<size_t>(r) * a.count, es), mine, a.count, es); };
   ShmSlots* s = ctx.shm_slots();
-  if (!s) return Status::Ok();
+  if (!s) {
+    copy_own();
+    return Status::Ok();
+  }
   const uint64_t seq = s->next_seq();
   NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, mine, a.recvbuf, a.count));
+  copy_own();
   return end_direct(*s, seq, read_blocks(*s, p, r, seq, a.recvbuf, bb, 0), readers_of(a, kReadByAll));
 }
 
@@ -89,31 +95,53 @@ Status alltoall_shm_direct(CollContext& ctx, const CollArgs& a) {
   return end_direct(*s, seq, read_blocks(*s, p, r, seq, a.recvbuf, bb, own * es), readers_of(a, kReadByAll));
 }
 
-// The root reads every other rank's contribution; the others wait until it has.
+// Every other rank writes its contribution into its block of the root's recvbuf (CMA
+// write) while the root copies its own: the copies run on every rank's core at once, not
+// all on the root's. The root waits until every writer has finished.
 Status gather_shm_direct(CollContext& ctx, const CollArgs& a) {
-  const int p = ctx.size(), r = ctx.rank();
+  const int r = ctx.rank();
   const size_t es = dtype_size(a.dtype), bb = a.count * es;
-  if (r == a.root && a.sendbuf != a.recvbuf)
-    copy_elems(at(a.recvbuf, static_cast<size_t>(r) * a.count, es), a.sendbuf, a.count, es);
   ShmSlots* s = ctx.shm_slots();
-  if (!s) return Status::Ok();
+  const auto copy_own = [&] {
+    if (r == a.root && a.sendbuf != a.recvbuf)
+      copy_elems(at(a.recvbuf, static_cast<size_t>(r) * a.count, es), a.sendbuf, a.count, es);
+  };
+  if (!s) {
+    copy_own();
+    return Status::Ok();
+  }
   const uint64_t seq = s->next_seq();
   NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, a.sendbuf, a.recvbuf, a.count));
-  if (r != a.root) return end_direct(*s, seq, Status::Ok(), readers_of(a, a.root));
-  return end_direct(*s, seq, read_blocks(*s, p, r, seq, a.recvbuf, bb, 0), kReadByNobody);
+  if (r == a.root) {
+    copy_own();
+    return end_direct(*s, seq, Status::Ok(), readers_of(a, kReadByAll));
+  }
+  const Status st =
+      bb ? s->write(a.root, s->buf(a.root, seq)->recvbuf + static_cast<uint64_t>(r) * bb, a.sendbuf, bb) : Status::Ok();
+  return end_direct(*s, seq, st, kReadByNobody);
 }
 
-// Every other rank reads its block of the root's sendbuf; the root waits until all have.
+// Every other rank reads its block of the root's sendbuf while the root copies its own
+// (after arriving, so the readers need not wait for that copy); the root waits until all
+// have read.
 Status scatter_shm_direct(CollContext& ctx, const CollArgs& a) {
   const int r = ctx.rank();
   const size_t es = dtype_size(a.dtype), bb = a.count * es;
-  if (r == a.root && a.recvbuf != a.sendbuf)
-    copy_elems(a.recvbuf, at(a.sendbuf, static_cast<size_t>(r) * a.count, es), a.count, es);
   ShmSlots* s = ctx.shm_slots();
-  if (!s) return Status::Ok();
+  const auto copy_own = [&] {
+    if (r == a.root && a.recvbuf != a.sendbuf)
+      copy_elems(a.recvbuf, at(a.sendbuf, static_cast<size_t>(r) * a.count, es), a.count, es);
+  };
+  if (!s) {
+    copy_own();
+    return Status::Ok();
+  }
   const uint64_t seq = s->next_seq();
   NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, a.sendbuf, a.recvbuf, a.count));
-  if (r == a.root) return end_direct(*s, seq, Status::Ok(), readers_of(a, kReadByAll));
+  if (r == a.root) {
+    copy_own();
+    return end_direct(*s, seq, Status::Ok(), readers_of(a, kReadByAll));
+  }
   const Status st = bb ? s->read(a.root, a.recvbuf, src_of(*s, a.root, seq) + static_cast<uint64_t>(r) * bb, bb)
                        : Status::Ok();
   return end_direct(*s, seq, st, kReadByNobody);
