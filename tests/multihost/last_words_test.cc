@@ -28,6 +28,7 @@ TEST_CASE("messages a peer on another host sent before it exited are received, t
                          &out, &err, 60s, {"NEXAR_TRANSPORT=quic"});
     INFO("run " << run << "\nstdout:\n" << out << "\nstderr:\n" << err);
     REQUIRE(e.finished);
+    CHECK(e.exit_code == 0);  // both ranks exit 0 (and a sanitizer's report would not)
     REQUIRE(count_of(out, "40 messages, then NEXAR_ERR_PEER_LOST") == 1);
     REQUIRE(count_of(out, "last_words ok") == 1);
     caught += static_cast<int>(count_of(out, "held in ppoll"));
