@@ -7,6 +7,11 @@
 // rank 1's datagrams wait in the socket and its exit (the pidfd watch) waits as posted
 // work, both at once. Rank 0 must then receive every message exact, and PEER_LOST on the
 // next receive. Prints "last_words ok" (and whether the hold caught the thread in ppoll).
+//
+// With the argument "ping" (rank 1 on another host: no pidfd watch), rank 0's main thread
+// also sends rank 1 a message after rank 1 exited, still within the hold: rank 1's host
+// answers with ICMP port unreachable, which then waits in rank 0's socket behind rank 1's
+// datagrams (EndpointImpl::end_unreachable must read them before it ends the connection).
 #include <dirent.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -32,8 +37,9 @@ namespace {
 
 constexpr int kSmall = 40;
 constexpr size_t kLarge = 1u << 20;
-constexpr int kTagLarge = 1, kTagGo = 2, kTagSmall = 3;
+constexpr int kTagLarge = 1, kTagGo = 2, kTagSmall = 3, kTagPing = 4;
 constexpr auto kHold = std::chrono::milliseconds(2000);  // rank 1 sends and exits meanwhile
+constexpr auto kPingAfter = std::chrono::milliseconds(1000);  // rank 1 exits ~0.2 s after "go"
 
 size_t small_size(int i) { return 1 + static_cast<size_t>(i) * 97 % 3000; }  // inline (<= eager limit)
 
@@ -114,14 +120,20 @@ void sender() {
   ::_exit(0);
 }
 
-void receiver() {
+void receiver(bool ping) {
   std::vector<unsigned char> b(kLarge);
   PROBE_OK(nexar_recv(b.data(), kLarge, NEXAR_UINT8, 1, kTagLarge, g_world));
   check_bytes(b, kLarge, -1);
   const bool in_ppoll = hold_progress_thread();
   const char go = 1;
   PROBE_OK(nexar_send(&go, 1, NEXAR_UINT8, 1, kTagGo, g_world));
-  std::this_thread::sleep_for(kHold + std::chrono::milliseconds(500));
+  auto rest = kHold + std::chrono::milliseconds(500);
+  if (ping) {  // a small send completes once queued (here: written by this thread)
+    std::this_thread::sleep_for(kPingAfter);
+    PROBE_OK(nexar_send(&go, 1, NEXAR_UINT8, 1, kTagPing, g_world));
+    rest -= kPingAfter;
+  }
+  std::this_thread::sleep_for(rest);
   for (int i = 0; i < kSmall; ++i) {
     const size_t n = small_size(i);
     nexar_status_t st{};
@@ -146,7 +158,8 @@ void receiver() {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const bool ping = argc > 1 && std::strcmp(argv[1], "ping") == 0;
   PROBE_OK(nexar_init(&g_world));
   PROBE_OK(nexar_comm_rank(g_world, &g_rank));
   int size = 0;
@@ -154,5 +167,5 @@ int main() {
   PROBE_CHECK(size == 2);
   PROBE_OK(nexar_barrier(g_world));
   if (g_rank == 1) sender();
-  receiver();
+  receiver(ping);
 }

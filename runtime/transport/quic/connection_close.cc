@@ -4,7 +4,8 @@
 //   local close() / ~Endpoint          -> ok() (app_error 0) or PROTOCOL with the reason
 //   CONNECTION_CLOSE from the peer     -> PEER_LOST "closed by peer" (AUTH for a TLS alert,
 //                                         PROTOCOL when the peer reported an error)
-//   idle timeout / ICMP unreachable    -> PEER_LOST (TIMEOUT before the handshake completed)
+//   idle timeout                       -> PEER_LOST (TIMEOUT before the handshake completed)
+//   ICMP unreachable                   -> PEER_LOST, after what the socket held was read
 //   abort(why) (the peer is known gone) -> why, after what the socket held was read
 //   certificate refused (either side)  -> AUTH with the reason
 #include <cstring>
@@ -148,7 +149,8 @@ void ConnectionImpl::end_silently(const Status& why) {
 }
 
 void ConnectionImpl::abort_unreachable(int err) {
-  // Called while the endpoint walks its connections: no read here (it may add one).
+  // Called while the endpoint walks its connections, after it read what the socket held
+  // (EndpointImpl::end_unreachable): no read here (it may add a connection).
   end_silently(connected_ ? Status(NEXAR_ERR_PEER_LOST, "peer " + who() + " is unreachable: " + std::strerror(err))
                           : Status(NEXAR_ERR_PEER_LOST, "no QUIC server at " + who() + ": " + std::strerror(err)));
 }

@@ -72,7 +72,7 @@ class ConnectionImpl final : public Connection {
   // Ending (connection_close.cc). finish() calls on_closed; the endpoint then deletes it.
   void finish(const Status& why);
   void close_for_shutdown();             // ~Endpoint: CONNECTION_CLOSE, on_closed(ok)
-  void abort_unreachable(int err);       // ICMP error for the peer's address
+  void abort_unreachable(int err);       // ICMP error for the peer's address (socket read already)
   bool finished() const { return finished_; }
   std::vector<std::string>& cids() { return cids_; }
 

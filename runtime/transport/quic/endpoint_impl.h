@@ -68,7 +68,8 @@ class EndpointImpl final : public Endpoint {
   // The accept handler's answer for a verified client (nullptr: refuse).
   Application* accept(Connection& conn);
   // Reads every datagram the socket holds now (bounded) and hands each to its connection:
-  // what a peer known gone sent before it went (ConnectionImpl::abort). Nothing when
+  // what a peer known gone sent before it went (ConnectionImpl::abort, an ICMP error in
+  // end_unreachable). Nothing when
   // called from inside a receive (its batch is being handed out).
   void read_queued();
 
@@ -91,7 +92,9 @@ class EndpointImpl final : public Endpoint {
   size_t receive(ngtcp2_tstamp rx);
   void on_datagram(const Address& from, uint8_t* data, size_t len, ngtcp2_tstamp now);
   void accept_new(const Address& from, uint8_t* data, size_t len, ngtcp2_tstamp now);
-  void on_icmp_error(const Address& dest, int err);
+  // Reads the socket's ICMP errors; ends every connection whose peer is unreachable (port
+  // unreachable: its process is gone) after reading what the socket holds (read_queued).
+  void end_unreachable();
   // acks false: without delayed ACKs of small datagrams and held ACKs' ends
   // (ConnectionImpl::expiry), which a blind loop's alarm is not armed for.
   ngtcp2_tstamp next_expiry(bool acks = true) const;

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "core/log.h"
 #include "transport/quic/endpoint_impl.h"
@@ -70,8 +72,7 @@ void EndpointImpl::run() {
       armed_ = UINT64_MAX;  // fired: re-armed at the top
       alarms_.fetch_add(1, std::memory_order_relaxed);
     }
-    if (n > 0 && (fds[0].revents & POLLERR))
-      socket_.drain_errors([this](const Address& dest, int err) { on_icmp_error(dest, err); });
+    if (n > 0 && (fds[0].revents & POLLERR)) end_unreachable();
     if (n > 0 && (fds[0].revents & POLLIN)) receive(now_ns());
     if (n > 0 && (fds[0].revents & POLLOUT)) {
       want_writable_ = false;
@@ -138,11 +139,21 @@ void EndpointImpl::accept_new(const Address& from, uint8_t* data, size_t len, ng
   c->on_datagram(from, data, len, now);
 }
 
-void EndpointImpl::on_icmp_error(const Address& dest, int err) {
-  NX_TRACE(NET, "ICMP error for %s: %s", dest.to_string().c_str(), std::strerror(err));
-  if (err != ECONNREFUSED && err != EHOSTUNREACH && err != ENETUNREACH) return;
-  for (auto& c : conns_)
-    if (c->remote() == dest) c->abort_unreachable(err);
+void EndpointImpl::end_unreachable() {
+  std::vector<std::pair<Address, int>> gone;
+  socket_.drain_errors([&gone](const Address& dest, int err) {
+    NX_TRACE(NET, "ICMP error for %s: %s", dest.to_string().c_str(), std::strerror(err));
+    if (err == ECONNREFUSED || err == EHOSTUNREACH || err == ENETUNREACH) gone.emplace_back(dest, err);
+  });
+  if (gone.empty()) return;
+  // The error comes back for a packet we sent after the peer's process went; what that
+  // process sent before it went is queued here ahead of it (the same link, in order), and
+  // may be more than the loop's one receive per turn takes. Read it, then end: the
+  // connections are walked only after the read, which may add one to conns_.
+  read_queued();
+  for (const auto& [dest, err] : gone)
+    for (auto& c : conns_)
+      if (c->remote() == dest) c->abort_unreachable(err);
 }
 
 ngtcp2_tstamp EndpointImpl::next_expiry(bool acks) const {
