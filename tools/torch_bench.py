@@ -5,8 +5,8 @@ in one run of one program (the default group is nexar's, a second group gloo's).
 
     PYTHONPATH=build/python build/launcher/nexrun -np 4 python3 tools/torch_bench.py
 
-Prints per size the median time of one all_reduce (float32, SUM; a rep runs several
-back to back) and the bus bandwidth 2(n-1)/n * bytes / time, beside the same all_reduce
+Prints per size (--sizes; 4 B, 64 KiB, 1 MiB and 16 MiB by default) the median time of one
+all_reduce (float32, SUM; a rep runs several back to back) and the bus bandwidth 2(n-1)/n * bytes / time, beside the same all_reduce
 through libnexar's C API on the nexar group's communicator and tensor (nexar_allreduce by
 ctypes: what torch's path adds), the three ways' reps interleaved; then the median DDP step of
 examples/ddp_train.py's model. Rank 0 prints a Markdown table, then the step without any
@@ -105,6 +105,20 @@ def time_ddp_step(group, steps, wrap="ddp"):
     return statistics.median(samples)
 
 
+def parse_sizes(text):
+    """"4,64K,1M" -> [4, 65536, 1048576]: whole multiples of 4 bytes (float32 elements)."""
+    sizes = []
+    for item in text.split(","):
+        item = item.strip()
+        scale = {"K": 1 << 10, "M": 1 << 20}.get(item[-1:].upper(), 1)
+        digits = item[:-1] if scale > 1 else item
+        if not digits.isdigit() or int(digits) * scale % 4 or int(digits) == 0:
+            raise argparse.ArgumentTypeError(f"size {item!r}: a positive number of bytes, a multiple of 4 "
+                                             "(float32), with an optional K or M suffix")
+        sizes.append(int(digits) * scale)
+    return sizes
+
+
 def size_label(nbytes):
     """4 B, 64 KiB, 1 MiB: the largest binary unit that divides nbytes."""
     for shift, unit in ((20, "MiB"), (10, "KiB")):
@@ -124,6 +138,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--ddp-steps", type=int, default=20)
+    ap.add_argument("--sizes", type=parse_sizes, default=SIZES,
+                    help="all_reduce sizes in bytes, comma-separated, K and M suffixes (4,64K,1M,16M)")
     args = ap.parse_args()
     torch.set_num_threads(1)
     dist.init_process_group("nexar", timeout=datetime.timedelta(seconds=300))
@@ -133,7 +149,7 @@ def main():
     ways = {"nexar": (torch_call, groups["nexar"]), "C": (libnexar_allreduce(groups["nexar"]), groups["nexar"]),
             "gloo": (torch_call, groups["gloo"])}
     rows = []
-    for nbytes in SIZES:
+    for nbytes in args.sizes:
         times = {name: agreed(v) for name, v in time_allreduce(ways, nbytes, args.reps).items()}
         rows.append((f"all_reduce {size_label(nbytes)}", nbytes, times))
     times = {name: agreed(time_ddp_step(g, args.ddp_steps)) for name, g in groups.items()}
