@@ -3,7 +3,7 @@
 // Allreduce by direct reads of the members' buffers (CMA), for ranks of one host:
 //  1. every rank publishes its sendbuf and recvbuf addresses in its slot (arrive);
 //  2. reduce-scatter: rank r computes block r (element-aligned, Blocks) by reading every
-//     other member's input block in pieces of kPiece bytes into a cache-resident bounce
+//     other member's input block in pieces of kDirectPiece bytes into a cache-resident bounce
 //     buffer and reducing it with its own, straight into its recvbuf; publishes block_done;
 //  3. allgather: reads every other block from its owner's recvbuf straight into its own
 //     (one copy) once that owner's block_done; publishes read_done;

@@ -10,13 +10,8 @@
 
 namespace nexar::coll {
 namespace {
-// A piece of a peer's block read per process_vm_readv: the call's fixed cost (pinning the
-// pages, ~1-2 us) over 256 KiB is small, and out, own and bounce pieces (768 KiB) stay in
-// a core's L2 while they are combined.
-constexpr size_t kPiece = 256u << 10;
-
 struct Bounce {
-  alignas(64) unsigned char b[kPiece];
+  alignas(64) unsigned char b[kDirectPiece];
 };
 }  // namespace
 
@@ -39,7 +34,7 @@ Status reduce_block_direct(ShmSlots& s, int p, int rank, uint64_t seq, nexar_dty
   static thread_local std::unique_ptr<Bounce> bounce;
   if (!bounce) bounce = std::make_unique<Bounce>();
   const size_t es = dtype_size(dtype);
-  const size_t piece = kPiece / es;
+  const size_t piece = kDirectPiece / es;
   for (size_t done = 0; done < len; done += piece) {
     const size_t n = std::min(piece, len - done), bytes = n * es, d_b = done * es;
     unsigned char* o = static_cast<unsigned char*>(out) + d_b;

@@ -6,10 +6,18 @@
 //  - reduce_scatter: block r is rank r's result. In place its input block 0 is still read
 //    by rank 0 while it computes, so the result goes to scratch first and moves to recvbuf
 //    after every member's read_done.
-//  - reduce: every rank computes its block (the root into its recvbuf, the others into
-//    scratch), publishes block_done; the root reads each block once its owner's
-//    block_done is set, then read_done; the others return once the root's read_done.
+//  - reduce: every rank computes its block, the root straight into its recvbuf, the others
+//    piece by piece into a cache-resident scratch piece that they write into the root's
+//    recvbuf (CMA); each publishes block_done once its block is there. The root returns
+//    once every member's block_done (by then each finished reading its input too), the
+//    others once every member's read_done. So no rank reads the others' results after
+//    them: the root's path holds its own block's reads only. At p = 2 the root's block is
+//    two thirds of the vector and the other rank's a third, which it reads and writes
+//    back: both move as many bytes (2n/3, where the root read n before: its half, then the
+//    other half's result).
 // Each block is computed by one rank, in one order.
+#include <algorithm>
+
 #include "collectives/algorithms.h"
 #include "core/dtype.h"
 #include "shm_coll/direct_round.h"
@@ -41,6 +49,40 @@ Status reduce_scatter_shm_direct(CollContext& ctx, const CollArgs& a) {
   return Status::Ok();
 }
 
+namespace {
+
+// The reduce's blocks in rank order: the root's root_len elements (two thirds at p = 2,
+// count / p beyond), the others' the rest, cut evenly (Blocks).
+struct ReduceBlocks {
+  Blocks rest;
+  size_t root_len;
+  int root;
+  size_t off(int k) const { return k <= root ? rest.off(k) : rest.off(k - 1) + root_len; }
+  size_t len(int k) const { return k == root ? root_len : rest.len(k < root ? k : k - 1); }
+};
+
+ReduceBlocks reduce_blocks(size_t count, int p, int root) {
+  const size_t root_len = p == 2 ? count - count / 3 : count / static_cast<size_t>(p);
+  return ReduceBlocks{Blocks{count - root_len, p - 1}, root_len, root};
+}
+
+// A non-root's block into the root's recvbuf (published there at to_b = 0): reduced piece by
+// piece into scratch and written at once, while the piece is in cache.
+Status reduce_block_to_root(ShmSlots& s, const CollArgs& a, int p, int r, uint64_t seq, const ReduceBlocks& blk) {
+  const size_t es = dtype_size(a.dtype), piece = kDirectPiece / es;
+  TempBuf scratch;
+  NX_RETURN_IF_ERROR(scratch.alloc(std::min(blk.len(r), piece) * es, "reduce shm_direct's piece"));
+  const uint64_t root_out = s.buf(a.root, seq)->recvbuf;
+  for (size_t done = 0; done < blk.len(r); done += piece) {
+    const size_t off = blk.off(r) + done, n = std::min(piece, blk.len(r) - done);
+    NX_RETURN_IF_ERROR(reduce_block_direct(s, p, r, seq, a.dtype, a.op, at(a.sendbuf, off, es), off * es, scratch.data(), n));
+    NX_RETURN_IF_ERROR(s.write(a.root, root_out + off * es, scratch.data(), n * es));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status reduce_shm_direct(CollContext& ctx, const CollArgs& a) {
   const int p = ctx.size(), r = ctx.rank();
   const size_t es = dtype_size(a.dtype);
@@ -49,30 +91,21 @@ Status reduce_shm_direct(CollContext& ctx, const CollArgs& a) {
     copy_elems(a.recvbuf, a.sendbuf, a.count, es);
     return Status::Ok();
   }
-  const Blocks blk{a.count, p};
-  // The root's own block goes straight into its recvbuf: in place, that part of its input
-  // is read by nobody else.
-  TempBuf scratch;
-  void* out = r == a.root ? at(a.recvbuf, blk.off(r), es) : nullptr;
-  if (!out) {
-    NX_RETURN_IF_ERROR(scratch.alloc(blk.len(r) * es, "reduce shm_direct's block"));
-    out = scratch.data();
-  }
+  const ReduceBlocks blk = reduce_blocks(a.count, p, a.root);
+  const bool root = r == a.root;
   const uint64_t seq = s->next_seq();
-  NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, a.sendbuf, out, a.count));
-  NX_RETURN_IF_ERROR(reduce_block_direct(*s, p, r, seq, a.dtype, a.op, at(a.sendbuf, blk.off(r), es),
-                                         blk.off(r) * es, out, blk.len(r)));
-  s->publish(&shm::CollSlot::block_done, seq);
-  if (r != a.root) return end_direct(*s, seq, Status::Ok(), a.root);
-  // In place the root's input block k is overwritten only after rank k's block_done,
-  // i.e. after rank k finished reading it.
-  Status st;
-  for (int i = 1; i < p && st.ok(); ++i) {
-    const int k = (r + i) % p;
-    if (blk.len(k) == 0) continue;
-    st = s->wait(&shm::CollSlot::block_done, seq, k);
-    if (st.ok()) st = s->read(k, at(a.recvbuf, blk.off(k), es), s->buf(k, seq)->recvbuf, blk.len(k) * es);
+  NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, a.sendbuf, root ? a.recvbuf : nullptr, a.count));
+  // In place the root's input block k is overwritten by rank k only, after rank k read it.
+  // A failure publishes no block_done: the root's wait ends with the communicator's error.
+  if (!root) {
+    NX_RETURN_IF_ERROR(reduce_block_to_root(*s, a, p, r, seq, blk));
+    s->publish(&shm::CollSlot::block_done, seq);
+    return end_direct(*s, seq, Status::Ok(), kReadByAll);  // every member reads this input
   }
+  NX_RETURN_IF_ERROR(reduce_block_direct(*s, p, r, seq, a.dtype, a.op, at(a.sendbuf, blk.off(r), es),
+                                         blk.off(r) * es, at(a.recvbuf, blk.off(r), es), blk.len(r)));
+  s->publish(&shm::CollSlot::block_done, seq);
+  const Status st = s->wait(&shm::CollSlot::block_done, seq);
   return end_direct(*s, seq, st, kReadByNobody);
 }
 
@@ -81,11 +114,16 @@ double reduce_scatter_shm_direct_cost(const CostModel& m, int p, double n) {
   const double f = (p - 1.0) / p;
   return m.slot_rounds(2, p) + (p - 1) * m.alpha_us / 4 + n * f * m.beta_us_per_byte + m.reduce(n * f);
 }
-// Three slot rounds; n(p-1)/p read and reduced by the ranks together, n(p-1)/p read by
-// the root.
+// Three slot rounds; the longest path's reads and writes: at p = 2 both ranks read 2n/3
+// (the other rank a third, written back), the root reducing 2n/3; beyond, each non-root
+// reads n(p-1)/p and writes n/p, each rank reducing n(p-1)/p. p CMA calls' fixed costs.
+// With more ranks than cores the ranks sharing a core move their bytes one after another:
+// 2n(p-1)/p, what the root alone moved when it read every block back.
 double reduce_shm_direct_cost(const CostModel& m, int p, double n) {
   const double f = (p - 1.0) / p;
-  return m.slot_rounds(3, p) + 2 * (p - 1) * m.alpha_us / 4 + 2 * n * f * m.beta_us_per_byte + m.reduce(n * f);
+  const double moved = p > m.cores ? 2 * n * f : p == 2 ? 2 * n / 3 : n;
+  const double reduced = p == 2 && p <= m.cores ? 2 * n / 3 : n * f;
+  return m.slot_rounds(3, p) + p * m.alpha_us / 4 + moved * m.beta_us_per_byte + m.reduce(reduced);
 }
 
 }  // namespace nexar::coll

@@ -352,6 +352,29 @@ TEST_CASE("every collective has a shared-memory algorithm the model picks where 
   }
 }
 
+TEST_CASE("reduce shm_direct at 2 ranks with a core each moves two thirds of the vector on its longest path",
+          "[select][slots]") {
+  // The other rank writes its third of the result into the root's recvbuf: each rank moves
+  // 2n/3, where the root used to read its half and then the other half's result (n, as
+  // allreduce shm_direct's ranks do). Ranks sharing a core still move 2n(p-1)/p in turn.
+  ScopedEnv env("NEXAR_ALGO", "allreduce:shm_direct,reduce:shm_direct");
+  CollArgs a{CollKind::ALLREDUCE};
+  a.dtype = NEXAR_FLOAT32;
+  a.count = size_t{1} << 22;  // 16 MiB
+  Choice all, red, all_crowded, red_crowded;
+  REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &all, SlotCaps{true, 4096, true, 2}).ok());
+  REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &all_crowded, SlotCaps{true, 4096, true, 1}).ok());
+  a.kind = CollKind::REDUCE;
+  REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &red, SlotCaps{true, 4096, true, 2}).ok());
+  REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &red_crowded, SlotCaps{true, 4096, true, 1}).ok());
+  CHECK(red.cost_us < all.cost_us);
+  CHECK(red_crowded.cost_us > all_crowded.cost_us);
+  // The model's own choice at 16 MiB: shm_direct (shm_stage's copies run at memory speed there).
+  ScopedEnv chosen("NEXAR_ALGO", nullptr);
+  REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &red, SlotCaps{true, 4096, true, 2}).ok());
+  CHECK(std::string(red.algo->name) == "shm_direct");
+}
+
 TEST_CASE("broadcast shm_split only while every rank has a core of its own", "[select][slots]") {
   ScopedEnv env("NEXAR_ALGO", nullptr);
   CollArgs a{CollKind::BROADCAST};
