@@ -42,10 +42,10 @@ const std::vector<AlgoDesc>& algo_table() {
       {K::ALLREDUCE, "shm_stage",
        "ranks of one host with shared slots that may read each other's memory (CMA); payloads up to "
        "NEXAR_SHM_STAGE_MAX",
-       "a + 2n b/c + n(p-1)/p g [(p+1)n > stage bytes: (n(p-1)/p + n/c) b; p > cores: one chunk g]", allreduce_shm_stage_why_not, allreduce_shm_stage_cost, allreduce_shm_stage, P::kNone,
+       "a + 2n b/c + 2n(p-1)/p x + n(p-1)/p g [(p+1)n > stage bytes: (n(p-1)/p + n/c) b; p > cores: one chunk g]", allreduce_shm_stage_why_not, allreduce_shm_stage_cost, allreduce_shm_stage, P::kNone,
        true, SlotUse::DIRECT},
       {K::ALLREDUCE, "shm_direct", "ranks of one host with shared slots that may read each other's memory (CMA)",
-       "3a/2 + 2n(p-1)/p b + n(p-1)/p g", nullptr, allreduce_shm_direct_cost, allreduce_shm_direct, P::kNone, true,
+       "3a/2 + 2n(p-1)/p b + n(p-1)/p x + n(p-1)/p g", nullptr, allreduce_shm_direct_cost, allreduce_shm_direct, P::kNone, true,
        SlotUse::DIRECT},
       {K::ALLREDUCE, "recursive_doubling", "any p (non-powers of two folded in); tiny messages",
        "log2(p2)(a + n b + n g) [+ 2(a + n b) + n g if p != p2]", nullptr, allreduce_recursive_doubling_cost,

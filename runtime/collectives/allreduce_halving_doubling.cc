@@ -63,11 +63,12 @@ Status allreduce_halving_doubling(CollContext& ctx, const CollArgs& a) {
 }
 
 // 2 log2(p2) messages, 2n(p2-1)/p2 bytes, n(p2-1)/p2 reduced; folding adds two whole-vector
-// messages and one reduction when p is not a power of two.
+// messages and one reduction when p is not a power of two. The doubling half reads what
+// other ranks reduced in the call (CostModel::reduced_results_extra).
 double allreduce_halving_doubling_cost(const CostModel& m, int p, double n) {
   const int p2 = floor_pow2(p);
   const double f = static_cast<double>(p2 - 1) / p2;
-  double t = m.xfer(2.0 * ceil_log2(p2), 2 * n * f) + m.reduce(n * f);
+  double t = m.xfer(2.0 * ceil_log2(p2), 2 * n * f) + m.reduce(n * f) + m.reduced_results_extra(p2, n);
   if (p != p2) t += m.xfer(2, 2 * n) + m.reduce(n);
   return t;
 }

@@ -21,10 +21,11 @@ Status allreduce_ring(CollContext& ctx, const CollArgs& a) {
   return ring_allgather(ctx, spec, a.recvbuf);
 }
 
-// 2(p-1) messages, 2n(p-1)/p bytes sent, n(p-1)/p bytes reduced.
+// 2(p-1) messages, 2n(p-1)/p bytes sent, n(p-1)/p bytes reduced; the allgather half reads
+// what other ranks reduced in the call (CostModel::reduced_results_extra).
 double allreduce_ring_cost(const CostModel& m, int p, double n) {
   const double f = static_cast<double>(p - 1) / p;
-  return m.xfer(2.0 * (p - 1), 2 * n * f) + m.reduce(n * f);
+  return m.xfer(2.0 * (p - 1), 2 * n * f) + m.reduce(n * f) + m.reduced_results_extra(p, n);
 }
 
 }  // namespace nexar::coll

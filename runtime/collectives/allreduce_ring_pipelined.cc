@@ -129,7 +129,8 @@ double allreduce_ring_pipelined_cost(const CostModel& m, int p, double n) {
   const double block = n / p;
   const double nseg = block > static_cast<double>(m.segment_bytes) ? block / static_cast<double>(m.segment_bytes) : 1.0;
   const double seg = block / nseg;
-  return m.xfer(2.0 * (p - 1) + (nseg - 1), 2 * n * f) + m.reduce(m.reduce_overlaps_transfer ? seg : n * f);
+  return m.xfer(2.0 * (p - 1) + (nseg - 1), 2 * n * f) + m.reduce(m.reduce_overlaps_transfer ? seg : n * f) +
+         m.reduced_results_extra(p, n);
 }
 
 }  // namespace nexar::coll

@@ -19,6 +19,12 @@ double positive(params::Param<params::Type::DOUBLE> p) {
   return std::stod(p.default_text());
 }
 
+// A cache's bytes: the parameter when set (> 0), else what sysfs says, else the default.
+size_t cache_size(params::Param<params::Type::INT> p, size_t sysfs, size_t otherwise) {
+  const int64_t v = p.get();
+  return v > 0 ? static_cast<size_t>(v) : sysfs > 0 ? sysfs : otherwise;
+}
+
 }  // namespace
 
 const char* coll_transport_name(CollTransport t) { return t == CollTransport::SHM ? "shm" : "network"; }
@@ -40,13 +46,10 @@ CostModel cost_model_from_params(CollTransport t) {
   const int64_t stage = param::NEXAR_SHM_STAGE_BYTES.get();
   m.stage_bytes = stage > 0 ? static_cast<size_t>(stage) : 0;
   m.cores = usable_cores();
-  const int64_t cache = param::NEXAR_COST_CACHE_BYTES.get();
-  const size_t llc = last_level_cache_bytes();
-  if (cache > 0)
-    m.cache_bytes = static_cast<size_t>(cache);
-  else if (llc > 0)
-    m.cache_bytes = llc;
+  m.cache_bytes = cache_size(param::NEXAR_COST_CACHE_BYTES, last_level_cache_bytes(), m.cache_bytes);
+  m.private_cache_bytes = cache_size(param::NEXAR_COST_PRIVATE_CACHE_BYTES, private_cache_bytes(), m.private_cache_bytes);
   const int64_t eager = param::NEXAR_SHM_EAGER.get();
+  m.same_host = shm;
   m.eager_bytes = shm && eager > 0 ? static_cast<size_t>(eager) : 0;
   return m;
 }

@@ -28,6 +28,7 @@ struct CostModel {
   double cma_factor = 5;
   size_t stage_bytes = 64 << 20;  // NEXAR_SHM_STAGE_BYTES: inputs staged while (p + 1) n fits
   size_t cache_bytes = 32 << 20;  // NEXAR_COST_CACHE_BYTES: the largest CPU cache (0 there: sysfs's)
+  size_t private_cache_bytes = 1 << 20;  // NEXAR_COST_PRIVATE_CACHE_BYTES: one core's own (0 there: sysfs's)
   // Whether a pipelined algorithm's reductions overlap its transfers: over the network the
   // kernel and the progress thread move the bytes meanwhile; over shared memory the
   // receiving rank moves them itself (a CMA read or a copy out of the ring), so every
@@ -35,6 +36,7 @@ struct CostModel {
   bool reduce_overlaps_transfer = true;
   int cores = 1;                   // CPUs this process may run on (ranks beyond them wait for one)
   size_t eager_bytes = 0;          // shared memory: NEXAR_SHM_EAGER (0: no rendezvous, the network)
+  bool same_host = false;          // the shared-memory model: the ranks' cores share caches
 
   // alpha * msgs + beta * bytes
   double xfer(double msgs, double bytes) const { return alpha_us * msgs + beta_us_per_byte * bytes; }
@@ -52,13 +54,32 @@ struct CostModel {
   // 80-110 us read directly (2026-11-27, load 12).
   double shared_copy_beta(int p) const { return p > cores ? beta_us_per_byte / cma_factor : beta_us_per_byte; }
   // What a byte memcpy'd through a shared segment costs in a call that touches `footprint`
-  // bytes in all: b / cma_factor while they fit the largest cache, b beyond it, where the
-  // copy runs at memory speed as a CMA read does. 2 ranks, allreduce 16 MiB (98 MiB
-  // touched): shm_stage's two copies took 6.2-8.6 ms against shm_direct's one CMA read
-  // 4.7-7.1 ms in 7 interleaved rounds (2026-11-27, load 6-7).
+  // bytes in all: b / cma_factor while they fill at most half the largest cache, b beyond,
+  // where the copy runs at memory speed as a CMA read does. Half: the rest holds what else
+  // runs, and a set-associative cache misses well before it is full. 2 ranks, reduce 2 MiB
+  // (14 MiB touched of 32) took shm_stage 123-154 us, 4 MiB (28 MiB) 500-834 us, where
+  // shm_direct's CMA reads took 167-199 and 350-500 us (2026-11-28, quiet machine); 16 MiB
+  // (98 MiB): 6.2-8.6 ms against 4.7-7.1 ms (2026-11-27, load 6-7).
   double cached_copy_beta(double footprint) const {
-    return footprint > static_cast<double>(cache_bytes) ? beta_us_per_byte : beta_us_per_byte / cma_factor;
+    return footprint > static_cast<double>(cache_bytes) / 2 ? beta_us_per_byte : beta_us_per_byte / cma_factor;
   }
+  // What a byte written by a rank on another core costs to read beyond a cached byte,
+  // while what each rank touches in the call (`rank_footprint`) fits its core's private
+  // cache: the lines are still dirty there and cross between the cores as a CMA read's do
+  // (b). Beyond, the writer's core has evicted them to the shared cache, and nothing more
+  // (0); so too when ranks share a core (the lines are in its own cache). 2 ranks on 2
+  // cores, reduce 256 KiB: shm_stage, whose root reads the other rank's staged half and
+  // its half of the result, took 32-39 us, shm_direct 19-25 us; at 1 MiB 64-78 us against
+  // 85-98 us (2026-11-28, quiet machine).
+  double remote_write_extra(double rank_footprint, int p) const {
+    const bool in_private = same_host && p <= cores && rank_footprint <= static_cast<double>(private_cache_bytes);
+    return in_private ? beta_us_per_byte - beta_us_per_byte / cma_factor : 0;
+  }
+  // The extra of an allreduce's allgather phase (shm_direct's, the message algorithms'):
+  // every rank reads the n(p-1)/p bytes other ranks reduced in the call, while each rank's
+  // input and output (2n) fit a core's own cache. 2 ranks on 2 cores, allreduce 256 KiB
+  // (2026-11-28): halving_doubling 39-54 us, shm_stage 37-44.
+  double reduced_results_extra(int p, double n) const { return n * (p - 1.0) / p * remote_write_extra(2 * n, p); }
   // How many times longer a round waits for its members to be scheduled: p / cores with
   // more ranks than cores, else 1.
   double crowding(int p) const { return p > cores ? static_cast<double>(p) / cores : 1.0; }

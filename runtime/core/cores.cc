@@ -49,22 +49,43 @@ int cpus_in_union(const std::vector<std::string>& masks) {
 }
 
 namespace {
+// CPU 0's caches as sysfs lists them: level, bytes and whether no other CPU shares them.
+struct CacheInfo {
+  int level = 0;
+  size_t bytes = 0;
+  bool own = false;
+};
+
+std::vector<CacheInfo> read_caches() {
+  std::vector<CacheInfo> caches;
+  for (int i = 0; i < 16; ++i) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    std::ifstream level_in(dir + "level"), size_in(dir + "size"), shared_in(dir + "shared_cpu_list");
+    CacheInfo c;
+    char unit = 0;
+    std::string shared;
+    if (!(level_in >> c.level) || !(size_in >> c.bytes) || c.bytes == 0) continue;
+    if (size_in >> unit) c.bytes <<= unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : 0;
+    c.own = (shared_in >> shared) && shared.find_first_of(",-") == std::string::npos;
+    caches.push_back(c);
+  }
+  return caches;
+}
+
+// The highest level's bytes among the caches `pick` accepts (0: none).
+template <typename Pick>
+size_t highest_cache_bytes(Pick pick) {
+  size_t best = 0;
+  int best_level = 0;
+  for (const CacheInfo& c : read_caches())
+    if (pick(c) && c.level >= best_level) best = c.bytes, best_level = c.level;
+  return best;
+}
+
 // sysfs first: in a VM the C library's CPUID reading can report the whole package's L3
 // (256 MiB here) where the cores share 32 MiB.
 size_t read_last_level_cache_bytes() {
-  size_t best = 0;
-  int best_level = 0;
-  for (int i = 0; i < 16; ++i) {
-    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
-    std::ifstream level_in(dir + "level"), size_in(dir + "size");
-    int level = 0;
-    size_t size = 0;
-    char unit = 0;
-    if (!(level_in >> level) || !(size_in >> size)) continue;
-    if (size_in >> unit) size <<= unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : 0;
-    if (level >= best_level && size > 0) best = size, best_level = level;
-  }
-  if (best > 0) return best;
+  if (const size_t best = highest_cache_bytes([](const CacheInfo&) { return true; }); best > 0) return best;
   for (int name : {_SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE}) {
     const long v = sysconf(name);
     if (v > 0) return static_cast<size_t>(v);
@@ -77,6 +98,11 @@ size_t last_level_cache_bytes() {
   // Read once: the cost model is built per call by the algorithms that plan from it
   // (ring_pipelined, bucketed), and sysfs costs ~30 file opens.
   static const size_t bytes = read_last_level_cache_bytes();
+  return bytes;
+}
+
+size_t private_cache_bytes() {
+  static const size_t bytes = highest_cache_bytes([](const CacheInfo& c) { return c.own; });
   return bytes;
 }
 

@@ -29,4 +29,8 @@ int cpus_in_union(const std::vector<std::string>& masks);
 // rank of a host.
 size_t last_level_cache_bytes();
 
+// Bytes of CPU 0's largest cache that no other CPU shares (sysfs's shared_cpu_list names
+// CPU 0 alone: the L2 of one core here), 0 when sysfs does not say; read once per process.
+size_t private_cache_bytes();
+
 }  // namespace nexar

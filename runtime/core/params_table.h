@@ -64,6 +64,7 @@
   X(NEXAR_COST_CMA_FACTOR,  DOUBLE, "5",     "Cost model: a byte read from another process (CMA, the shared-memory bandwidth) costs this many bytes memcpy'd within a shared segment") \
   X(NEXAR_COST_REDUCE_GBPS, DOUBLE, "4",     "Cost model: local reduction rate, GB/s") \
   X(NEXAR_COST_CACHE_BYTES, INT,    "0",     "Cost model: bytes of the largest CPU cache the ranks of a host share; a copy through shared memory whose call touches more runs at memory speed (0: this CPU's largest, from sysfs)") \
+  X(NEXAR_COST_PRIVATE_CACHE_BYTES, INT, "0", "Cost model: bytes of one core's own cache; what a rank wrote stays there, and another core reads it at the cost of a CMA read, while what the rank touches in the call fits (0: this CPU's, from sysfs)") \
   X(NEXAR_RING_SEGMENT_BYTES, INT,  "1048576", "Segment size of the pipelined ring allreduce") \
   X(NEXAR_SCRATCH_KEEP,     INT,    "67108864", "Bytes of freed memory kept for reuse, instead of freed and faulted in again (10-30 us a page on some VMs): collective scratch per thread, and blocks of unexpected messages per process (at most NEXAR_UNEXPECTED_LIMIT); 0: keep none") \
   X(NEXAR_RING_PIPELINE_DEPTH, INT, "4",     "Segments the pipelined ring keeps in flight") \

@@ -237,14 +237,18 @@ double reduce_shm_stage_cost(const CostModel& m, int p, double n) { return allre
 // bytes, memcpy: b / c per byte while the call's data, every member's input and output
 // and the segment, fit the cache, else b) where (p + 1) n fits the segment, else reads
 // n(p-1)/p by CMA (b per byte, as the other shared-memory algorithms' large transfers) and
-// copies n out; and reduces n(p-1)/p. With more ranks than cores the ranks that hold one
-// reduce while the others copy, wait or sleep: only the last chunk's reduction is exposed
-// (as ring_pipelined counts one segment's).
+// copies n out; and reduces n(p-1)/p. Of what it reads, the others' staged inputs to its
+// chunks and their chunks of the result (2n(p-1)/p) were written by ranks on other cores:
+// CostModel::remote_write_extra more per byte while each rank's input, staged copy,
+// result area and output (4n) fit a core's own cache. With more ranks than cores the
+// ranks that hold one reduce while the others copy, wait or sleep: only the last chunk's
+// reduction is exposed (as ring_pipelined counts one segment's).
 double allreduce_shm_stage_cost(const CostModel& m, int p, double n) {
   const double f = (p - 1.0) / p;
   const bool staged = n * (p + 1) <= static_cast<double>(m.stage_bytes);
   const double copy = m.cached_copy_beta((3.0 * p + 1) * n);
-  const double cost = staged ? 2 * n * copy : n * f * m.beta_us_per_byte + n * copy;
+  const double cost = staged ? 2 * n * copy + 2 * n * f * m.remote_write_extra(4 * n, p)
+                             : n * f * m.beta_us_per_byte + n * copy;
   const double chunk = static_cast<double>(chunk_bytes(static_cast<size_t>(n), p));
   const double reduced = p > m.cores ? std::min(n * f, chunk) : n * f;
   return m.slot_rounds(2, p) + cost + m.reduce(reduced);

@@ -119,17 +119,18 @@ TEST_CASE("shared-slot algorithms apply only where the communicator has slots", 
   CHECK(std::string(c.algo->name) == "shm_stage");  // 8 ranks: staging beats CMA both ways
   // 2 ranks: the inline limit still goes through the slots, larger vectors through the
   // staging segment (memcpy in and out beat CMA reads and messages) while the call's data
-  // fit a 32 MiB cache (4 MiB: 28 MiB), then shm_direct's one CMA read (8 MiB: 56 MiB).
+  // fill at most half a 32 MiB cache (2 MiB: 14 MiB), then shm_direct's one CMA read (4
+  // MiB: 28 MiB).
   ScopedEnv cache("NEXAR_COST_CACHE_BYTES", "33554432");
   a.count = 1024;
   REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
   CHECK(std::string(c.algo->name) == "shm_flat");
-  for (size_t count : {size_t{1} << 12, size_t{1} << 18, size_t{1} << 20}) {
+  for (size_t count : {size_t{1} << 18, size_t{1} << 19}) {
     a.count = count;
     REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
     CHECK(std::string(c.algo->name) == "shm_stage");
   }
-  for (size_t count : {size_t{1} << 21, size_t{1} << 22, size_t{1} << 24}) {
+  for (size_t count : {size_t{1} << 20, size_t{1} << 21, size_t{1} << 22, size_t{1} << 24}) {
     a.count = count;
     REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
     CHECK(std::string(c.algo->name) == "shm_direct");
@@ -333,7 +334,8 @@ TEST_CASE("the model counts the cores the communicator agreed on, not this proce
 
 TEST_CASE("every collective has a shared-memory algorithm the model picks where slots and CMA exist",
           "[select][slots]") {
-  ScopedEnv env("NEXAR_ALGO", nullptr);
+  // A 64 MiB cache: reduce's 25 MiB touched (8 ranks, 1 MiB) fill under half of it.
+  ScopedEnv env("NEXAR_ALGO", nullptr), llc("NEXAR_COST_CACHE_BYTES", "67108864");
   const SlotCaps slots{true, 4096, true, 8};
   for (CollKind k : {CollKind::BROADCAST, CollKind::ALLGATHER, CollKind::REDUCE_SCATTER, CollKind::ALLTOALL,
                      CollKind::REDUCE, CollKind::GATHER, CollKind::SCATTER}) {
@@ -373,6 +375,49 @@ TEST_CASE("reduce shm_direct at 2 ranks with a core each moves two thirds of the
   ScopedEnv chosen("NEXAR_ALGO", nullptr);
   REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &red, SlotCaps{true, 4096, true, 2}).ok());
   CHECK(std::string(red.algo->name) == "shm_direct");
+}
+
+TEST_CASE("shm_stage at 2 ranks with a core each pays where the other rank's writes left its core's cache",
+          "[select][slots]") {
+  // Root's path in shm_stage: the other rank's staged half and its half of the result. While
+  // each rank's 4n fits its core's own 1 MiB cache those lines are still dirty there and
+  // cross as a CMA read's bytes do: shm_direct, which moves 2n/3, wins (reduce 256 KiB
+  // 19-25 us against 32-39); at 16 KiB shm_stage's round fewer wins (3.1-3.7 against
+  // 4.6-6.1 us), at 1-2 MiB its copies from the shared cache (64-78 against 85-98 us at 1
+  // MiB); past half the 32 MiB cache (4 MiB: 28 MiB touched) shm_direct again (350-500
+  // against 500-834 us). The old model priced every staged byte as cached: shm_stage from
+  // 8 KiB to 4 MiB, for reduce and allreduce.
+  ScopedEnv env("NEXAR_ALGO", nullptr), llc("NEXAR_COST_CACHE_BYTES", "33554432"),
+      own("NEXAR_COST_PRIVATE_CACHE_BYTES", "1048576");
+  const SlotCaps slots{true, 4096, true, 2};
+  for (CollKind k : {CollKind::REDUCE, CollKind::ALLREDUCE}) {
+    CollArgs a{k};
+    a.dtype = NEXAR_FLOAT32;
+    for (size_t kib : {16, 64, 256, 1024, 2048, 4096}) {
+      a.count = kib << 8;
+      Choice c;
+      INFO(coll_kind_name(k) << " " << kib << " KiB");
+      REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, slots).ok());
+      // allreduce: its other algorithms' allgather phase reads what other ranks reduced in
+      // the call too (shm_direct's, halving_doubling's), so shm_stage up to 2 MiB.
+      const bool stage = k == CollKind::ALLREDUCE ? kib <= 2048 : kib == 16 || kib == 1024 || kib == 2048;
+      CHECK(std::string(c.algo->name) == (stage ? "shm_stage" : "shm_direct"));
+    }
+  }
+  // Ranks that share a core read each other's lines from its own cache: no extra.
+  CostModel m;
+  m.beta_us_per_byte = 1.0 / 5000;
+  m.same_host = true;
+  m.cores = 1;
+  CHECK(m.remote_write_extra(4096, 2) == 0);
+  m.cores = 2;
+  CHECK(m.remote_write_extra(4096, 2) > 0);
+  CHECK(m.remote_write_extra(4.0 * (1 << 20), 2) == 0);
+  m.same_host = false;  // the network's model: no core caches between hosts
+  CHECK(m.remote_write_extra(4096, 2) == 0);
+  // The parameter's default is this CPU's own cache, from sysfs.
+  ScopedEnv unset("NEXAR_COST_PRIVATE_CACHE_BYTES", nullptr);
+  if (private_cache_bytes() > 0) CHECK(cost_model_from_params(CollTransport::SHM).private_cache_bytes == private_cache_bytes());
 }
 
 TEST_CASE("broadcast shm_split only while every rank has a core of its own", "[select][slots]") {
