@@ -43,6 +43,9 @@ enum class SpinYield {
                // the core (the peer, the QUIC progress threads: 2 ranks on 2 cores are 4
                // threads), but every yield may hand the core to other load for its slice
   kAlways,     // from the first poll, no hard spin (more of this job's ranks than cores)
+  kPollOn,     // never, and polls on whatever the CPU did (TCP: its hub's thread needs no
+               // core while waits poll, it is blind; a yield gave the core to any other
+               // runnable thread for its whole slice, ~1.5 ms, in the middle of a transfer)
 };
 
 class Waiter {
