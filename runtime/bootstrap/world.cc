@@ -313,10 +313,14 @@ void World::configure_waiter() {
                                               poll_quic ? tcp_.get() : nullptr);
   // Completions ring the shared-memory inbox doorbell when there is one (senders on this
   // host ring it too), else the waiter's own.
-  // Polling the socket, the spin yields after its hard part: the progress threads (this
-  // rank's and its peers') need a core now and then.
+  // Polling the QUIC socket, the spin yields after its hard part: the progress threads
+  // (this rank's and its peers') need a core now and then. Polling the TCP sockets it
+  // yields only past its spin time: the hub's thread is blind meanwhile, and every yield
+  // handed the core to whatever else was runnable there for its slice (np 2 allreduce
+  // 1 MiB with one busy thread on a rank's core: 1.1-12 ms a call, docs/tcp.md); a 64 MiB
+  // transfer under other load was slower never yielding at all.
   const p2p::SpinYield yield = oversubscribed ? p2p::SpinYield::kAlways
-                               : poll_quic    ? p2p::SpinYield::kAfterHard
+                               : poll_quic    ? (tcp_ ? p2p::SpinYield::kAfterSpin : p2p::SpinYield::kAfterHard)
                                               : p2p::SpinYield::kNever;
   engine_->waiter().configure(shm_ ? shm_->user_bell() : nullptr, progress_.get(), spin_ns, yield, progress_.get());
   // Unbound, the ranks that wake each other gather on one core (core/core_home.h): a wait on
@@ -335,7 +339,10 @@ void World::configure_waiter() {
     NX_INFO(INIT, "rank %d takes its waiting threads back to core %d", info_.rank, engine_->waiter().home().cpu());
   NX_INFO(INIT, "rank %d waits polling%s%s for %lld us%s", info_.rank, shm_ ? " shared memory" : "",
           poll_quic ? (tcp_ ? " the TCP sockets" : " the QUIC socket") : "", static_cast<long long>(spin_ns / 1000),
-          oversubscribed ? " (yielding: more ranks than cores)" : poll_quic ? " (yielding now and then after 3 us)" : "");
+          oversubscribed                          ? " (yielding: more ranks than cores)"
+          : yield == p2p::SpinYield::kAfterSpin   ? " (yielding the core only past that time)"
+          : yield == p2p::SpinYield::kAfterHard   ? " (yielding now and then after 3 us)"
+                                                  : "");
 }
 
 Status World::connect_mesh(const std::vector<std::string>& addresses) {
