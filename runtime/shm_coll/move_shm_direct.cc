@@ -95,56 +95,53 @@ Status alltoall_shm_direct(CollContext& ctx, const CollArgs& a) {
   return end_direct(*s, seq, read_blocks(*s, p, r, seq, a.recvbuf, bb, own * es), readers_of(a, kReadByAll));
 }
 
-// Every other rank writes its contribution into its block of the root's recvbuf (CMA
-// write) while the root copies its own: the copies run on every rank's core at once, not
-// all on the root's. The root waits until every writer has finished.
-Status gather_shm_direct(CollContext& ctx, const CollArgs& a) {
-  const int r = ctx.rank();
-  const size_t es = dtype_size(a.dtype), bb = a.count * es;
+// gather's and scatter's shape: the root copies its own block (after arriving, so the
+// others need not wait for that copy) and waits until every other rank has moved its
+// block; every other rank moves its block (`move`: one CMA call of bb bytes) and returns.
+template <class CopyOwn, class Move>
+Status rooted_direct(CollContext& ctx, const CollArgs& a, CopyOwn copy_own, Move move) {
   ShmSlots* s = ctx.shm_slots();
-  const auto copy_own = [&] {
-    if (r == a.root && a.sendbuf != a.recvbuf)
-      copy_elems(at(a.recvbuf, static_cast<size_t>(r) * a.count, es), a.sendbuf, a.count, es);
-  };
+  const bool root = ctx.rank() == a.root;
   if (!s) {
-    copy_own();
+    if (root) copy_own();
     return Status::Ok();
   }
   const uint64_t seq = s->next_seq();
-  NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, a.sendbuf, a.recvbuf, a.count));
-  if (r == a.root) {
+  NX_RETURN_IF_ERROR(arrive_direct(*s, ctx.rank(), seq, a.sendbuf, a.recvbuf, a.count));
+  if (root) {
     copy_own();
     return end_direct(*s, seq, Status::Ok(), readers_of(a, kReadByAll));
   }
-  const Status st =
-      bb ? s->write(a.root, s->buf(a.root, seq)->recvbuf + static_cast<uint64_t>(r) * bb, a.sendbuf, bb) : Status::Ok();
-  return end_direct(*s, seq, st, kReadByNobody);
+  const size_t bb = a.count * dtype_size(a.dtype);
+  return end_direct(*s, seq, bb ? move(*s, seq, bb) : Status::Ok(), kReadByNobody);
 }
 
-// Every other rank reads its block of the root's sendbuf while the root copies its own
-// (after arriving, so the readers need not wait for that copy); the root waits until all
-// have read.
+// Every other rank writes its contribution into its block of the root's recvbuf (CMA
+// write) while the root copies its own: the copies run on every rank's core at once, not
+// all on the root's.
+Status gather_shm_direct(CollContext& ctx, const CollArgs& a) {
+  const size_t r = static_cast<size_t>(ctx.rank()), es = dtype_size(a.dtype);
+  return rooted_direct(
+      ctx, a,
+      [&] {
+        if (a.sendbuf != a.recvbuf) copy_elems(at(a.recvbuf, r * a.count, es), a.sendbuf, a.count, es);
+      },
+      [&](ShmSlots& s, uint64_t seq, size_t bb) {
+        return s.write(a.root, s.buf(a.root, seq)->recvbuf + r * bb, a.sendbuf, bb);
+      });
+}
+
+// Every other rank reads its block of the root's sendbuf while the root copies its own.
 Status scatter_shm_direct(CollContext& ctx, const CollArgs& a) {
-  const int r = ctx.rank();
-  const size_t es = dtype_size(a.dtype), bb = a.count * es;
-  ShmSlots* s = ctx.shm_slots();
-  const auto copy_own = [&] {
-    if (r == a.root && a.recvbuf != a.sendbuf)
-      copy_elems(a.recvbuf, at(a.sendbuf, static_cast<size_t>(r) * a.count, es), a.count, es);
-  };
-  if (!s) {
-    copy_own();
-    return Status::Ok();
-  }
-  const uint64_t seq = s->next_seq();
-  NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, a.sendbuf, a.recvbuf, a.count));
-  if (r == a.root) {
-    copy_own();
-    return end_direct(*s, seq, Status::Ok(), readers_of(a, kReadByAll));
-  }
-  const Status st = bb ? s->read(a.root, a.recvbuf, src_of(*s, a.root, seq) + static_cast<uint64_t>(r) * bb, bb)
-                       : Status::Ok();
-  return end_direct(*s, seq, st, kReadByNobody);
+  const size_t r = static_cast<size_t>(ctx.rank()), es = dtype_size(a.dtype);
+  return rooted_direct(
+      ctx, a,
+      [&] {
+        if (a.recvbuf != a.sendbuf) copy_elems(a.recvbuf, at(a.sendbuf, r * a.count, es), a.count, es);
+      },
+      [&](ShmSlots& s, uint64_t seq, size_t bb) {
+        return s.read(a.root, a.recvbuf, src_of(s, a.root, seq) + r * bb, bb);
+      });
 }
 
 // Two slot rounds; the readers copy in parallel, so a broadcast costs one copy of n.
