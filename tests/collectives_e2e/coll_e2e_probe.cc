@@ -2,7 +2,7 @@
 // Copyright 2026 The nexar authors
 // coll_e2e_probe: the rank program of the end-to-end collective tests, run under nexrun.
 //   nexrun -np P coll_e2e_probe SCENARIO[,SCENARIO...]
-// Scenarios: sweep, dtypes, identical, large, nonblocking, invalid, algo_error, one_rank, passed_call, bitwise,
+// Scenarios: sweep, dtypes, identical, large, reduce_sizes, nonblocking, invalid, algo_error, one_rank, passed_call, bitwise,
 // mismatch:{count,dtype,op,root,root_reduce,root_gather,root_scatter,count_scan,
 // count_bucketed,count_empty,destroy,kind,order}. Each checks its results against references
 // computed locally (e2e_reference.h) and prints "rank R: NAME ok (S s)"; any failure
@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
     else if (name == "dtypes") scenario_dtypes();
     else if (name == "identical") scenario_identical();
     else if (name == "large") scenario_large();
+    else if (name == "reduce_sizes") scenario_reduce_sizes();
     else if (name == "nonblocking") scenario_nonblocking();
     else if (name == "invalid") scenario_invalid();
     else if (name == "algo_error") scenario_algo_error();

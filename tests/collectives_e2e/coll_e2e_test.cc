@@ -104,6 +104,17 @@ TEST_CASE("every collective and algorithm, exact results, on 1-8 ranks", "[e2e][
   for (int np : worlds) run_world(np, std::find(large.begin(), large.end(), np) != large.end());
 }
 
+// reduce shm_direct cuts its blocks by bytes at 2 ranks (the root takes 16 KiB more than
+// two thirds) and evenly beyond: sizes around the cut, every root, in place, and the
+// model's own choice there.
+TEST_CASE("reduce at sizes around where its blocks are cut, exact on 2 and 3 ranks", "[e2e][correct]") {
+  for (int np : {2, 3})
+    for (const char* algo : {"NEXAR_ALGO=reduce:shm_direct", "NEXAR_ALGO="}) {
+      const Run r = probe(np, "reduce_sizes", {algo, "NEXAR_TIMEOUT=60"});
+      expect_ok(r, np, "reduce_sizes", "np " + std::to_string(np) + " " + algo);
+    }
+}
+
 // A world of one, and two ranks each in a communicator of its own (split, dup): every
 // collective's result, every argument error, and revoked or aborted ones failing.
 TEST_CASE("communicators of one rank: exact results, every error, revoked and aborted", "[e2e][correct]") {

@@ -63,6 +63,28 @@ void scenario_sweep() {
         }
 }
 
+void scenario_reduce_sizes() {
+  // Around where a reduce's blocks are cut: reduce shm_direct at 2 ranks gives the root 16 KiB
+  // more than two thirds (all of a vector up to 16 KiB), so the other rank's block is empty,
+  // a few elements, or a third; element sizes 2, 4 and 8 cut it at different counts.
+  uint32_t seed = 4000;
+  for (nexar_dtype_t d : {NEXAR_FLOAT16, NEXAR_INT32, NEXAR_FLOAT64})
+    for (size_t bytes : {size_t{16} << 10, (size_t{16} << 10) + 24, size_t{24} << 10, (size_t{64} << 10) + 40,
+                         size_t{300} << 10})
+      for (int root : roots_for(g_size))
+        for (bool in_place : {false, true}) {
+          Case c;
+          c.kind = Kind::REDUCE;
+          c.dtype = d;
+          c.count = bytes / dtype_bytes(d);
+          c.op = d == NEXAR_INT32 ? NEXAR_MAX : NEXAR_SUM;
+          c.root = root;
+          c.in_place = in_place;
+          c.seed = ++seed;
+          run_checked(c, false);
+        }
+}
+
 void scenario_dtypes() {
   uint32_t seed = 1000;
   for (nexar_dtype_t d : kDtypes)

@@ -30,6 +30,7 @@ void scenario_sweep();        // every collective x counts x roots x in place
 void scenario_dtypes();       // allreduce: every dtype x op, exact; rounding on 2 ranks
 void scenario_identical();    // bit-identical results on every rank with rounding data
 void scenario_large();        // above 8 MiB, not a multiple of the ring segment
+void scenario_reduce_sizes(); // reduce at sizes around where its blocks are cut, every root, in place
 void scenario_nonblocking();  // several outstanding, mixed with blocking, complete in order
 void scenario_invalid();      // local argument errors leave the communicator usable
 void scenario_algo_error();   // NEXAR_ALGO names an algorithm that cannot run: every rank fails alike
