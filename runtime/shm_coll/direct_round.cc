@@ -41,8 +41,12 @@ Status reduce_block_direct(ShmSlots& s, int p, int rank, uint64_t seq, nexar_dty
     const unsigned char* mine = static_cast<const unsigned char*>(own) + d_b;
     for (int i = 1; i < p; ++i) {
       const int j = (rank + i) % p;
-      NX_RETURN_IF_ERROR(s.read(j, bounce->b, s.buf(j, seq)->sendbuf + at_b + d_b, bytes));
-      reduce(o, i == 1 ? mine : o, bounce->b, n, dtype, op);
+      // The first member's piece goes straight into out unless out is own: one buffer less
+      // in the cache while they are combined (2 ranks, reduce 64 KiB: 7.1-7.3 us against
+      // 7.3-7.4 through the bounce buffer, 256 KiB 18.8-19.3 against 20.2-23.8).
+      unsigned char* to = i == 1 && o != mine ? o : bounce->b;
+      NX_RETURN_IF_ERROR(s.read(j, to, s.buf(j, seq)->sendbuf + at_b + d_b, bytes));
+      reduce(o, i == 1 ? mine : o, to, n, dtype, op);
     }
     reduce_finalize(o, n, dtype, op, static_cast<size_t>(p));
   }

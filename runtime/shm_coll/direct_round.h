@@ -36,8 +36,9 @@ Status end_direct(ShmSlots& s, uint64_t seq, const Status& reads, int readers);
 
 // out[0, len) = own op (every other member's input at byte offset at_b of the address it
 // published as sendbuf), members in ring order from rank + 1, each read by CMA in pieces
-// of kDirectPiece into a cache-resident bounce buffer. out may be own (each element is read
-// before it is written). Ops must be commutative (all of nexar's are).
+// of kDirectPiece, the first straight into out (unless out is own), the others into a
+// cache-resident bounce buffer. out may be own (each element is read before it is
+// written). Ops must be commutative (all of nexar's are).
 Status reduce_block_direct(ShmSlots& s, int p, int rank, uint64_t seq, nexar_dtype_t dtype, nexar_op_t op,
                            const void* own, size_t at_b, void* out, size_t len);
 
