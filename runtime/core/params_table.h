@@ -38,7 +38,7 @@
   X(NEXAR_SHM_COLL_INLINE,  INT,    "4096",  "Shared memory: largest collective payload (bytes) carried inline in a rank's shared slot") \
   X(NEXAR_SHM_STAGE_MAX,    INT,    "67108864", "Shared memory: largest allreduce (bytes) reduced through a shared staging segment (shm_stage; the segment grows to the largest payload seen)") \
   X(NEXAR_SHM_STAGE_BYTES,  INT,    "67108864", "Shared memory: largest staging segment of allreduce shm_stage; inputs are copied into it (no CMA) while (ranks + 1) * payload fits") \
-  X(NEXAR_SHM_PUSH_MAX,     INT,    "4194304", "Shared memory: largest data (bytes) a rank copies into its shared segment for broadcast, allgather and alltoall shm_push (the root's buffer, a rank's block, a rank's whole sendbuf); above it shm_push does not apply") \
+  X(NEXAR_SHM_PUSH_MAX,     INT,    "16777216", "Shared memory: largest data (bytes) a rank copies into its shared segment for broadcast, allgather and alltoall shm_push (the root's buffer, a rank's block, a rank's whole sendbuf); above it shm_push does not apply") \
   X(NEXAR_SHM_ALLTOALLV_PUSH, INT,  "1048576", "Shared memory: alltoallv shm_direct copies a rank's send data (up to this many bytes) into a shared segment its readers map, and the rank returns without waiting for them (one slot round); larger sends are read from the user's buffer (CMA, a second round). 0: never") \
   X(NEXAR_SHM_STAGE_CHUNK,  INT,    "0",     "Shared memory: bytes of a work chunk in allreduce shm_stage (0: about two per rank, 16-256 KiB)") \
   X(NEXAR_QUIC_SPIN_US,     DOUBLE, "200",   "QUIC: microseconds a waiting thread polls the UDP socket itself before it sleeps (0: leave everything to the progress thread)") \

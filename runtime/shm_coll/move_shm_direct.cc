@@ -9,6 +9,7 @@
 // Readers start at rank + 1, so the readers of one rank spread out. gather turns it
 // around: the contributors write into the root's buffer, so the root's wait covers them.
 #include "collectives/algorithms.h"
+#include "collectives/stream_copy.h"
 #include "core/dtype.h"
 #include "shm_coll/direct_round.h"
 
@@ -18,6 +19,15 @@ namespace {
 // Who reads this rank's memory: `readers`, or nobody in an empty call (count 0, the same
 // on every rank: arrive compared it), which then ends after one slot round.
 int readers_of(const CollArgs& a, int readers) { return a.count ? readers : kReadByNobody; }
+
+// Whether the own block's copy goes around the cache (stream_copy.h): the call touches
+// every member's sendbuf and recvbuf, `per_rank` bytes each.
+bool own_streams(int p, size_t per_rank) { return streams_past_cache(static_cast<double>(p) * static_cast<double>(per_rank)); }
+
+// The own block's copy (nothing when it is already in place).
+void copy_own_block(void* to, const void* from, size_t bytes, bool stream) {
+  if (to != from) copy_out(to, from, bytes, stream);
+}
 
 // Where member j's data for this collective begins (the address it published as sendbuf).
 uint64_t src_of(ShmSlots& s, int j, uint64_t seq) { return s.buf(j, seq)->sendbuf; }
@@ -57,7 +67,9 @@ Status allgather_shm_direct(CollContext& ctx, const CollArgs& a) {
   const size_t es = dtype_size(a.dtype), bb = a.count * es;
   const void* mine = a.sendbuf == a.recvbuf ? at(a.recvbuf, static_cast<size_t>(r) * a.count, es) : a.sendbuf;
   // After arriving: the others read `mine`, so they need not wait for this copy.
-  const auto copy_own = [&] { copy_elems(at(a.recvbuf, static_cast<size_t>(r) * a.count, es), mine, a.count, es); };
+  const auto copy_own = [&] {
+    copy_own_block(at(a.recvbuf, static_cast<size_t>(r) * a.count, es), mine, bb, own_streams(p, bb * (p + 1u)));
+  };
   ShmSlots* s = ctx.shm_slots();
   if (!s) {
     copy_own();
@@ -91,7 +103,7 @@ Status alltoall_shm_direct(CollContext& ctx, const CollArgs& a) {
   }
   const uint64_t seq = s->next_seq();
   NX_RETURN_IF_ERROR(arrive_direct(*s, r, seq, send, a.recvbuf, a.count));
-  copy_elems(at(a.recvbuf, own, es), at(send, own, es), a.count, es);
+  copy_own_block(at(a.recvbuf, own, es), at(send, own, es), bb, own_streams(p, 2 * bb * static_cast<size_t>(p)));
   return end_direct(*s, seq, read_blocks(*s, p, r, seq, a.recvbuf, bb, own * es), readers_of(a, kReadByAll));
 }
 

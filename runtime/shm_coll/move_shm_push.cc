@@ -11,6 +11,7 @@
 // worth more than the copy (8 ranks on 2 cores: docs/shm.md). A rank that could not push
 // is read by CMA and waits for its readers, as in shm_direct.
 #include "collectives/algorithms.h"
+#include "collectives/stream_copy.h"
 #include "core/dtype.h"
 #include "core/params.h"
 #include "shm_coll/direct_round.h"
@@ -20,12 +21,13 @@ namespace nexar::coll {
 namespace {
 
 // Copies n bytes of member j's data at byte offset at_b into `to`: from j's pushed segment
-// (its data at the segment's start), else from j's memory at `from` + at_b by CMA.
-Status copy_from(ShmSlots& s, int j, uint64_t seq, void* to, uint64_t from, size_t at_b, size_t n) {
+// (its data at the segment's start; around the cache when `stream`, stream_copy.h), else
+// from j's memory at `from` + at_b by CMA.
+Status copy_from(ShmSlots& s, int j, uint64_t seq, void* to, uint64_t from, size_t at_b, size_t n, bool stream) {
   const unsigned char* pushed = nullptr;
   NX_RETURN_IF_ERROR(pushed_data(s, j, seq, at_b + n, &pushed));
   if (pushed) {
-    copy_bytes(to, pushed + at_b, n);
+    copy_out(to, pushed + at_b, n, stream);
     return Status::Ok();
   }
   return s.read(j, to, from + at_b, n);
@@ -55,7 +57,9 @@ Status broadcast_shm_push(CollContext& ctx, const CollArgs& a) {
   if (r == a.root && (mine = push_area(*s, r, seq, bytes))) copy_bytes(mine, a.recvbuf, bytes);
   NX_RETURN_IF_ERROR(arrive_pushing(*s, r, seq, a.recvbuf, a.recvbuf, a.count));
   if (r == a.root) return end_direct(*s, seq, Status::Ok(), waits_for(mine, bytes));
-  const Status st = bytes ? copy_from(*s, a.root, seq, a.recvbuf, s->buf(a.root, seq)->sendbuf, 0, bytes) : Status::Ok();
+  // The call touches every member's buffer and the root's segment.
+  const bool stream = streams_past_cache(static_cast<double>(bytes) * (ctx.size() + 1));
+  const Status st = bytes ? copy_from(*s, a.root, seq, a.recvbuf, s->buf(a.root, seq)->sendbuf, 0, bytes, stream) : Status::Ok();
   return end_direct(*s, seq, st, kReadByNobody);
 }
 
@@ -75,11 +79,13 @@ Status allgather_shm_push(CollContext& ctx, const CollArgs& a) {
   if (mine) copy_bytes(mine, input, bb);
   NX_RETURN_IF_ERROR(arrive_pushing(*s, r, seq, input, a.recvbuf, a.count));
   copy_elems(own, input, a.count, es);  // in place: where it already is
+  // Every member's sendbuf, recvbuf (p blocks) and segment.
+  const bool stream = streams_past_cache(static_cast<double>(bb) * p * (p + 2));
   Status st;
   for (int i = 1; i < p && st.ok() && bb; ++i) {
     const int j = (r + i) % p;
     st = copy_from(*s, j, seq, static_cast<unsigned char*>(a.recvbuf) + static_cast<size_t>(j) * bb,
-                   s->buf(j, seq)->sendbuf, 0, bb);
+                   s->buf(j, seq)->sendbuf, 0, bb, stream);
   }
   return end_direct(*s, seq, st, waits_for(mine, bb));
 }
@@ -96,12 +102,15 @@ Status alltoall_shm_push(CollContext& ctx, const CollArgs& a) {
     copy_bytes(static_cast<unsigned char*>(a.recvbuf) + own_b, static_cast<const unsigned char*>(a.sendbuf) + own_b, bb);
     return Status::Ok();
   }
+  // Every member's sendbuf, recvbuf and segment, p blocks each. Past the cache the pushed
+  // blocks too are read from memory, each by one rank: they are written around it.
+  const bool stream = streams_past_cache(3.0 * static_cast<double>(all) * p);
   const uint64_t seq = s->next_seq();
   const void* send = a.sendbuf;
   TempBuf aside;
   unsigned char* mine = push_area(*s, r, seq, all);
   if (mine) {
-    copy_bytes(mine, a.sendbuf, all);
+    copy_out(mine, a.sendbuf, all, stream);
     if (a.sendbuf == a.recvbuf) send = mine;
   } else if (a.sendbuf == a.recvbuf && bb) {
     NX_RETURN_IF_ERROR(aside.alloc(all, "in-place alltoall"));
@@ -114,7 +123,7 @@ Status alltoall_shm_push(CollContext& ctx, const CollArgs& a) {
   for (int i = 1; i < p && st.ok() && bb; ++i) {
     const int j = (r + i) % p;
     st = copy_from(*s, j, seq, static_cast<unsigned char*>(a.recvbuf) + static_cast<size_t>(j) * bb,
-                   s->buf(j, seq)->sendbuf, own_b, bb);
+                   s->buf(j, seq)->sendbuf, own_b, bb, stream);
   }
   return end_direct(*s, seq, st, waits_for(mine, bb));
 }

@@ -4,7 +4,8 @@
 // (core/dtype.h): every dtype x op (bitwise ones on the integers) against an independent element-wise reference, odd
 // lengths, unaligned pointers, each ISA against the scalar one, float16/bfloat16
 // rounding edges, NaN/inf behaviour, integer wrap-around and AVG division; and the
-// piecewise copy (collectives/coll_util.h copy_bytes) against memmove.
+// piecewise copy (collectives/coll_util.h copy_bytes) and the copy around the cache
+// (collectives/stream_copy.h copy_out) against memmove.
 #include <catch.hpp>
 #include <immintrin.h>
 
@@ -18,6 +19,8 @@
 
 #include "coll_test_util.h"
 #include "collectives/coll_util.h"
+#include "collectives/stream_copy.h"
+#include "core/cores.h"
 #include "core/dtype.h"
 #include "core/reduce.h"
 
@@ -369,4 +372,40 @@ TEST_CASE("copy_bytes equals memmove, pieces and overlaps included", "[copy]") {
   std::vector<unsigned char> from(base.begin(), base.begin() + static_cast<long>(n)), to(n);
   copy_bytes(to.data(), from.data(), n);  // apart
   CHECK(to == from);
+}
+
+// copy_out around the cache: every byte lands where memmove puts it whatever the two
+// pointers' alignment and the length's tail; overlapping ranges fall back to copy_bytes.
+TEST_CASE("copy_out equals memmove, streamed or not, any alignment, overlaps included", "[copy]") {
+  using nexar::coll::copy_out;
+  const size_t n = (size_t{1} << 16) + 77, room = n + 256;
+  std::vector<unsigned char> base(room);
+  for (size_t i = 0; i < room; ++i) base[i] = static_cast<unsigned char>(i * 131 + i / 251);
+  for (bool stream : {true, false})
+    for (size_t src : {size_t{0}, size_t{3}, size_t{64}})
+      for (size_t dst_off : {size_t{0}, size_t{1}, size_t{17}, size_t{128}})
+        for (size_t len : {size_t{0}, size_t{1}, size_t{4095}, size_t{4096} + 63, n - 128}) {
+          std::vector<unsigned char> from(base), got(room, 0), want(room, 0);
+          copy_out(got.data() + dst_off, from.data() + src, len, stream);
+          std::memmove(want.data() + dst_off, from.data() + src, len);
+          INFO("stream " << stream << " src " << src << " dst " << dst_off << " len " << len);
+          CHECK(got == want);
+        }
+  for (long shift : {-5L, 5L}) {  // within one buffer: memmove's result
+    std::vector<unsigned char> got = base, want = base;
+    const size_t src = 64, dst = static_cast<size_t>(64 + shift), len = n;
+    copy_out(got.data() + dst, got.data() + src, len, true);
+    std::memmove(want.data() + dst, want.data() + src, len);
+    INFO("shift " << shift);
+    CHECK(got == want);
+  }
+}
+
+TEST_CASE("copies go around the cache only past the last-level cache", "[copy]") {
+  const size_t llc = nexar::last_level_cache_bytes();
+  if (llc == 0) return;  // nothing to compare against: never streams
+  CHECK_FALSE(nexar::coll::streams_past_cache(static_cast<double>(llc)));
+#if defined(__x86_64__)
+  CHECK(nexar::coll::streams_past_cache(2.0 * static_cast<double>(llc)));
+#endif
 }

@@ -430,11 +430,16 @@ TEST_CASE("broadcast shm_split only while every rank has a core of its own", "[s
     INFO("count " << count);
     REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
     CHECK(std::string(c.algo->name) == "shm_split");
-    // 8 ranks on 2 cores: the root's writes would take a reader's core.
-    // Up to NEXAR_SHM_PUSH_MAX (4 MiB) the root pushes its buffer: one slot round.
+    // 8 ranks on 2 cores: the root's writes would take a reader's core. Up to
+    // NEXAR_SHM_PUSH_MAX (16 MiB) the root pushes its buffer: one slot round, and the
+    // readers copy with memcpy where shm_direct's CMA reads pin every page (16 MiB:
+    // 8-20 ms pushed against 28-45 ms read directly).
     REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
-    CHECK(std::string(c.algo->name) == (count * 4 <= (4u << 20) ? "shm_push" : "shm_direct"));
+    CHECK(std::string(c.algo->name) == "shm_push");
   }
+  a.count = size_t{1} << 24;  // 64 MiB: more than NEXAR_SHM_PUSH_MAX
+  REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
+  CHECK(std::string(c.algo->name) == "shm_direct");
   a.count = 1024;  // 4 KiB: inline, one slot round
   REQUIRE(select_algorithm(a, 2, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
   CHECK(std::string(c.algo->name) == "shm_flat");
@@ -463,6 +468,10 @@ TEST_CASE("shm_push with more ranks than cores, up to NEXAR_SHM_PUSH_MAX; shm_di
       CHECK(st.code() == NEXAR_ERR_INVALID_ARGUMENT);
       CHECK(contains(st.message(), "NEXAR_SHM_PUSH_MAX"));
     }
+    // 16 MiB on the host's 8 ranks (alltoall: a 16 MiB sendbuf per rank) still pushes.
+    a.count = k == CollKind::BROADCAST ? size_t{1} << 22 : size_t{1} << 19;
+    REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
+    CHECK(std::string(c.algo->name) == "shm_push");
   }
 }
 
