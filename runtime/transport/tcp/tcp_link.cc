@@ -128,6 +128,7 @@ void TcpLink::fail_on_hub(const Status& why) {
   {
     std::lock_guard<std::mutex> lock(tx_mu_);
     if (fail_request_.ok()) fail_request_ = why;
+    fail_requested_.store(!fail_request_.ok(), std::memory_order_release);
   }
   on_readable();  // the reader applies it
 }

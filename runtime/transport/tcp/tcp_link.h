@@ -18,6 +18,9 @@
 // so no more large payloads come; small messages and payloads already granted still do.
 #pragma once
 
+#include <sys/types.h>
+#include <sys/uio.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -98,6 +101,11 @@ class TcpLink final : public transport::NetLink {
   // Queues a frame (and op's payload after it) and writes what the socket takes. Returns
   // the link's death if it is dead (then op, if any, is completed with it).
   Status enqueue(std::vector<uint8_t> head, transport::SendOp* op);
+  // A small message: written at once from data when nothing is queued, else queued.
+  Status send_msg(const transport::MsgHeader& hdr, const uint8_t* data);
+  // Under tx_mu_: one non-blocking writev; the bytes taken, or -1 (the socket is full, or
+  // broken: then the link's failure is posted to the hub).
+  ssize_t write_locked(int fd, iovec* iov, size_t n);
   // Under tx_mu_: writes queued items; completed large ops go to *done.
   void flush_locked(std::vector<transport::SendOp*>* done);
   void drain_locked();  // under rx_mu_
@@ -170,6 +178,7 @@ class TcpLink final : public transport::NetLink {
   std::atomic<bool> resume_requested_{false};
   std::atomic<int64_t> last_rx_ns_{0};
   Status fail_request_;  // under tx_mu_: set by fail_on_hub / peer_gone, applied by the reader
+  std::atomic<bool> fail_requested_{false};  // fail_request_ is set
 };
 
 }  // namespace nexar::tcp

@@ -61,12 +61,14 @@ void TcpLink::on_readable() {
 
 void TcpLink::drain_locked() {
   if (rx_dead_) return;
-  Status fail;
-  {
-    std::lock_guard<std::mutex> lock(tx_mu_);
-    fail = fail_request_;
+  if (fail_requested_.load(std::memory_order_acquire)) {  // no lock on every drain: set once
+    Status fail;
+    {
+      std::lock_guard<std::mutex> lock(tx_mu_);
+      fail = fail_request_;
+    }
+    return fail_locked(fail);
   }
-  if (!fail.ok()) return fail_locked(fail);
   const int fd = fd_.load();
   if (fd < 0) return;
   if (resume_requested_.exchange(false)) {

@@ -20,13 +20,11 @@ constexpr size_t kMaxIov = 64;
 }
 
 void TcpLink::send(transport::SendOp* op) {
-  std::vector<uint8_t> frame;
   if (op->hdr.len <= eager_limit_) {
-    quic_link::encode_msg(&frame, op->hdr, op->data);
-    Status st = enqueue(std::move(frame), nullptr);
-    op->complete(st);  // the payload was copied (or the link is dead)
+    op->complete(send_msg(op->hdr, op->data));  // the kernel or the queue has the payload (or the link is dead)
     return;
   }
+  std::vector<uint8_t> frame;
   std::vector<transport::SendOp*> done;
   Status dead;
   {
@@ -56,6 +54,60 @@ void TcpLink::send(transport::SendOp* op) {
   }
   if (!dead.ok()) op->complete(dead);
   for (transport::SendOp* d : done) d->complete(Status::Ok());
+}
+
+Status TcpLink::send_msg(const transport::MsgHeader& hdr, const uint8_t* data) {
+  uint8_t head[quic_link::kMsgHeadSize];
+  quic_link::encode_msg_head(head, hdr);
+  const auto len = static_cast<size_t>(hdr.len);
+  {
+    std::lock_guard<std::mutex> lock(tx_mu_);
+    if (!dead_.ok()) return dead_;
+    const int fd = fd_.load();
+    if (fd >= 0 && tx_.empty()) {
+      // Nothing queued ahead: one writev from the head and the caller's buffer, no frame
+      // built (building one cost allocations and a copy on every small message).
+      iovec iov[2] = {{head, sizeof(head)}, {const_cast<uint8_t*>(data), len}};
+      const ssize_t w = write_locked(fd, iov, len ? 2 : 1);
+      const size_t took = w > 0 ? static_cast<size_t>(w) : 0;
+      if (took == sizeof(head) + len) return Status::Ok();
+      // The socket is full: the rest waits for EPOLLOUT, from a copy.
+      std::vector<uint8_t> rest;
+      rest.reserve(sizeof(head) + len - took);
+      if (took < sizeof(head)) rest.insert(rest.end(), head + took, head + sizeof(head));
+      const size_t from = took > sizeof(head) ? took - sizeof(head) : 0;
+      rest.insert(rest.end(), data + from, data + len);
+      tx_.push_back(TxItem{std::move(rest), nullptr, 0});
+      std::vector<transport::SendOp*> none;  // the queue held no large message
+      flush_locked(&none);
+      return Status::Ok();
+    }
+  }
+  std::vector<uint8_t> frame;
+  frame.reserve(sizeof(head) + len);
+  frame.insert(frame.end(), head, head + sizeof(head));
+  frame.insert(frame.end(), data, data + len);
+  return enqueue(std::move(frame), nullptr);
+}
+
+ssize_t TcpLink::write_locked(int fd, iovec* iov, size_t n) {
+  msghdr mh{};
+  mh.msg_iov = iov;
+  mh.msg_iovlen = n;
+  for (;;) {
+    const ssize_t w = ::sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w >= 0) {
+      if (w > 0) last_tx_ns_.store(now_ns());
+      return w;
+    }
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) {
+      // The reader sees the broken connection too; tell it in case it does not.
+      const Status why(NEXAR_ERR_PEER_LOST, strprintf("sending to rank %d over TCP: %s", peer_, std::strerror(errno)));
+      hub_->post([this, why] { fail_on_hub(why); });
+    }
+    return -1;
+  }
 }
 
 bool TcpLink::on_cts(uint64_t seq) {
@@ -112,7 +164,6 @@ void TcpLink::on_writable() {
 
 void TcpLink::flush_locked(std::vector<transport::SendOp*>* done) {
   const int fd = fd_.load();
-  bool wrote = false;
   while (!tx_.empty()) {
     iovec iov[kMaxIov];
     size_t n = 0;
@@ -125,20 +176,8 @@ void TcpLink::flush_locked(std::vector<transport::SendOp*>* done) {
       if (it->op && off < it->total())
         iov[n++] = {const_cast<uint8_t*>(it->op->data) + (off - it->head.size()), it->total() - off};
     }
-    msghdr mh{};
-    mh.msg_iov = iov;
-    mh.msg_iovlen = n;
-    const ssize_t w = ::sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      if (errno != EAGAIN && errno != EWOULDBLOCK) {
-        // The reader sees the broken connection too; tell it in case it does not.
-        const Status why(NEXAR_ERR_PEER_LOST, strprintf("sending to rank %d over TCP: %s", peer_, std::strerror(errno)));
-        hub_->post([this, why] { fail_on_hub(why); });
-      }
-      break;
-    }
-    wrote = true;
+    const ssize_t w = write_locked(fd, iov, n);
+    if (w < 0) break;
     auto left = static_cast<size_t>(w);
     while (left > 0) {
       TxItem& t = tx_.front();
@@ -151,7 +190,6 @@ void TcpLink::flush_locked(std::vector<transport::SendOp*>* done) {
       }
     }
   }
-  if (wrote) last_tx_ns_.store(now_ns());
   if (tx_.empty()) cv_.notify_all();
 }
 
