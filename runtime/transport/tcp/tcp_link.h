@@ -86,6 +86,11 @@ class TcpLink final : public transport::NetLink {
   void fail_connect(const Status& why);
   void on_readable();  // drains the socket (any thread)
   void on_writable();  // flushes the queue (any thread)
+  // A waiting thread's look at this link without asking epoll first: reads what the socket
+  // has (one recv), true if that moved bytes. With bytes queued for EPOLLOUT it reads
+  // nothing and says so (has_backlog): the caller asks epoll then.
+  bool read_now();
+  bool has_backlog() const { return tx_backlog_.load(std::memory_order_relaxed); }
   // Keep-alive and silence check (the hub's thread, every tick).
   void tick(int64_t now_ns, int64_t keepalive_ns, int64_t peer_timeout_ns);
   void resume_on_hub();  // the hub's thread, after resume()
@@ -148,8 +153,12 @@ class TcpLink final : public transport::NetLink {
   uint64_t sent_on_credit_ = 0, sent_after_cts_ = 0;  // large sends (said when the connection ends)
   std::atomic<bool> bye_sent_{false};
 
+  std::atomic<bool> tx_backlog_{false};  // tx_ is not empty: waits for EPOLLOUT
+
   std::mutex rx_mu_;
   std::atomic<bool> rx_pending_{false};
+  std::atomic<uint64_t> rx_reads_{0};  // reads that returned bytes (written under rx_mu_)
+  std::atomic<uint64_t> direct_reads_{0};  // of them, by read_now (said when the connection ends)
   std::vector<uint8_t> rx_;  // bytes read, not yet parsed: [rx_off_, rx_end_)
   size_t rx_off_ = 0, rx_end_ = 0;
   struct Announced {

@@ -190,6 +190,7 @@ void TcpLink::flush_locked(std::vector<transport::SendOp*>* done) {
       }
     }
   }
+  tx_backlog_.store(!tx_.empty(), std::memory_order_relaxed);
   if (tx_.empty()) cv_.notify_all();
 }
 
