@@ -81,6 +81,9 @@ TEST_CASE("point to point over TCP: ring, 0 B to 64 MiB, order, back-pressure", 
                       &copied) == 2);
   CHECK(direct + copied == 5242888);
   CHECK(copied <= 65536 + 64);
+  // Returned credit waits for a frame going back until half the credit (1 MiB) is due: the
+  // two payloads on credit (300000 and 1 MiB + 5 bytes) went back in one CREDIT frame.
+  CHECK(count_of(placed.err, "of them by a waiting thread without epoll; CREDIT frames sent: 1, 1 of them alone") == 1);
 }
 
 TEST_CASE("every collective over TCP with exact results at np 2 and 4", "[tcp]") {

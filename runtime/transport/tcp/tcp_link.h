@@ -57,6 +57,9 @@ inline constexpr uint8_t kCredit = 0x54;
 inline constexpr size_t kCtsSize = 1 + 8, kDataHead = 1 + 8 + 8, kCreditSize = 1 + 8;
 inline constexpr int kMaxGranted = 4;  // large payloads granted and not yet read whole, per link
 inline constexpr uint64_t kCreditBytes = 2u << 20;  // per direction of a link
+// Returned credit waits for a frame going the other way until this much is due (the peer
+// still holds the rest of kCreditBytes meanwhile); then it goes alone.
+inline constexpr uint64_t kCreditReturnAlone = kCreditBytes / 2;
 
 class TcpLink final : public transport::NetLink {
  public:
@@ -111,6 +114,9 @@ class TcpLink final : public transport::NetLink {
   // Under tx_mu_: one non-blocking writev; the bytes taken, or -1 (the socket is full, or
   // broken: then the link's failure is posted to the hub).
   ssize_t write_locked(int fd, iovec* iov, size_t n);
+  // Under tx_mu_: queues the credit not yet written as a CREDIT frame, before the frame
+  // about to be queued (credit rides on the next write instead of costing its own).
+  bool push_credit_locked();  // true if it queued one
   // Under tx_mu_: writes queued items; completed large ops go to *done.
   void flush_locked(std::vector<transport::SendOp*>* done);
   void drain_locked();  // under rx_mu_
@@ -151,6 +157,10 @@ class TcpLink final : public transport::NetLink {
   uint64_t next_tx_seq_ = 0;           // LARGE frames
   uint64_t tx_credit_ = kCreditBytes;  // payload bytes this side may still send on credit
   uint64_t sent_on_credit_ = 0, sent_after_cts_ = 0;  // large sends (said when the connection ends)
+  // Credit returned to the peer and not written yet: it goes with this side's next frame,
+  // or alone once it reaches kCreditReturnAlone.
+  uint64_t credit_unsent_ = 0;
+  uint64_t credit_frames_ = 0, credit_alone_ = 0;  // CREDIT frames written, of them alone (said at the end)
   std::atomic<bool> bye_sent_{false};
 
   std::atomic<bool> tx_backlog_{false};  // tx_ is not empty: waits for EPOLLOUT

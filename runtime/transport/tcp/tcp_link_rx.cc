@@ -214,9 +214,13 @@ void TcpLink::return_credit(uint64_t bytes) {
     return;
   }
   rx_credit_ += bytes;
-  std::vector<uint8_t> credit{kCredit};
-  transport::put_le(&credit, bytes);
-  (void)enqueue(std::move(credit), nullptr);
+  bool alone;
+  {
+    std::lock_guard<std::mutex> lock(tx_mu_);
+    credit_unsent_ += bytes;
+    alone = credit_unsent_ >= kCreditReturnAlone;
+  }
+  if (alone) (void)enqueue({}, nullptr);  // else it rides on the next frame this side writes
 }
 
 bool TcpLink::on_large(const quic_link::Frame& f, bool credited) {

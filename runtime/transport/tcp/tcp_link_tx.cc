@@ -31,6 +31,7 @@ void TcpLink::send(transport::SendOp* op) {
     std::lock_guard<std::mutex> lock(tx_mu_);
     dead = dead_;
     if (dead.ok()) {
+      push_credit_locked();
       const uint64_t seq = next_tx_seq_++;
       std::vector<uint8_t> data_head{kData};
       transport::put_le(&data_head, seq);
@@ -57,8 +58,8 @@ void TcpLink::send(transport::SendOp* op) {
 }
 
 Status TcpLink::send_msg(const transport::MsgHeader& hdr, const uint8_t* data) {
-  uint8_t head[quic_link::kMsgHeadSize];
-  quic_link::encode_msg_head(head, hdr);
+  // [CREDIT frame, when credit is unsent] MSG head; the payload follows from data.
+  uint8_t frames[kCreditSize + quic_link::kMsgHeadSize];
   const auto len = static_cast<size_t>(hdr.len);
   {
     std::lock_guard<std::mutex> lock(tx_mu_);
@@ -67,15 +68,25 @@ Status TcpLink::send_msg(const transport::MsgHeader& hdr, const uint8_t* data) {
     if (fd >= 0 && tx_.empty()) {
       // Nothing queued ahead: one writev from the head and the caller's buffer, no frame
       // built (building one cost allocations and a copy on every small message).
-      iovec iov[2] = {{head, sizeof(head)}, {const_cast<uint8_t*>(data), len}};
+      size_t head = 0;
+      if (credit_unsent_ > 0) {
+        frames[0] = kCredit;
+        std::memcpy(frames + 1, &credit_unsent_, 8);  // little-endian hosts (le_bytes.h)
+        head = kCreditSize;
+        credit_unsent_ = 0;
+        ++credit_frames_;
+      }
+      quic_link::encode_msg_head(frames + head, hdr);
+      head += quic_link::kMsgHeadSize;
+      iovec iov[2] = {{frames, head}, {const_cast<uint8_t*>(data), len}};
       const ssize_t w = write_locked(fd, iov, len ? 2 : 1);
       const size_t took = w > 0 ? static_cast<size_t>(w) : 0;
-      if (took == sizeof(head) + len) return Status::Ok();
+      if (took == head + len) return Status::Ok();
       // The socket is full: the rest waits for EPOLLOUT, from a copy.
       std::vector<uint8_t> rest;
-      rest.reserve(sizeof(head) + len - took);
-      if (took < sizeof(head)) rest.insert(rest.end(), head + took, head + sizeof(head));
-      const size_t from = took > sizeof(head) ? took - sizeof(head) : 0;
+      rest.reserve(head + len - took);
+      if (took < head) rest.insert(rest.end(), frames + took, frames + head);
+      const size_t from = took > head ? took - head : 0;
       rest.insert(rest.end(), data + from, data + len);
       tx_.push_back(TxItem{std::move(rest), nullptr, 0});
       std::vector<transport::SendOp*> none;  // the queue held no large message
@@ -83,10 +94,9 @@ Status TcpLink::send_msg(const transport::MsgHeader& hdr, const uint8_t* data) {
       return Status::Ok();
     }
   }
-  std::vector<uint8_t> frame;
-  frame.reserve(sizeof(head) + len);
-  frame.insert(frame.end(), head, head + sizeof(head));
-  frame.insert(frame.end(), data, data + len);
+  std::vector<uint8_t> frame(quic_link::kMsgHeadSize + len);
+  quic_link::encode_msg_head(frame.data(), hdr);
+  if (len) std::memcpy(frame.data() + quic_link::kMsgHeadSize, data, len);
   return enqueue(std::move(frame), nullptr);
 }
 
@@ -116,6 +126,7 @@ bool TcpLink::on_cts(uint64_t seq) {
     std::lock_guard<std::mutex> lock(tx_mu_);
     auto it = await_cts_.find(seq);
     if (it == await_cts_.end()) return false;
+    push_credit_locked();
     tx_.push_back(std::move(it->second));
     await_cts_.erase(it);
     if (fd_.load() >= 0 && dead_.ok()) flush_locked(&done);
@@ -144,13 +155,24 @@ Status TcpLink::enqueue(std::vector<uint8_t> head, transport::SendOp* op) {
     std::lock_guard<std::mutex> lock(tx_mu_);
     dead = dead_;
     if (dead.ok()) {
-      tx_.push_back(TxItem{std::move(head), op, 0});
+      if (push_credit_locked() && head.empty() && !op) ++credit_alone_;
+      if (!head.empty() || op) tx_.push_back(TxItem{std::move(head), op, 0});
       if (fd_.load() >= 0) flush_locked(&done);
     }
   }
   if (!dead.ok() && op) op->complete(dead);
   for (transport::SendOp* d : done) d->complete(Status::Ok());
   return dead;
+}
+
+bool TcpLink::push_credit_locked() {
+  if (credit_unsent_ == 0) return false;
+  std::vector<uint8_t> credit{kCredit};
+  transport::put_le(&credit, credit_unsent_);
+  credit_unsent_ = 0;
+  ++credit_frames_;
+  tx_.push_back(TxItem{std::move(credit), nullptr, 0});
+  return true;
 }
 
 void TcpLink::on_writable() {
