@@ -62,6 +62,9 @@ TEST_CASE("point to point over TCP: ring, 0 B to 64 MiB, order, back-pressure", 
   // 48 MiB of large messages nobody receives yet, past a 4 MiB store, then small ones the
   // receiver takes first: they must not wait behind the large payloads.
   expect_ok(p2p(2, "unexpected", {"NEXAR_UNEXPECTED_LIMIT=4194304"}), 2, "unexpected ok");
+  // The same 1 MiB messages inline (MSG frames written straight from the sender's buffer):
+  // the socket fills in the middle of one, whose rest is queued from a copy.
+  expect_ok(p2p(2, "unexpected", {"NEXAR_UNEXPECTED_LIMIT=4194304", "NEXAR_EAGER_LIMIT=1048576"}), 2, "unexpected ok");
   // Payloads read straight into posted receives: whole, too long, scattered.
   Run placed = p2p(2, "placed");
   expect_ok(placed, 2, "placed ok");
