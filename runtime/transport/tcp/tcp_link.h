@@ -6,9 +6,10 @@
 // Payload travels in the clear.
 //
 // Sending: the sending thread writes (writev, non-blocking, straight from the user's
-// buffer for large payloads) under tx_mu_; what the socket does not take waits in a
-// queue the hub's thread writes on EPOLLOUT. A small message is copied and completes at
-// once; a large one completes when the kernel has taken all of it.
+// buffer) under tx_mu_; what the socket does not take waits in a queue the hub's thread
+// writes on EPOLLOUT. A small message completes at once (the kernel took it, or the queue
+// a copy); a large one completes when the kernel has taken all of it. Returned credit
+// rides in front of the next frame written (push_credit_locked).
 // Receiving: whoever polls (the hub's thread, or a waiting thread) drains the socket under
 // rx_mu_ (try-lock; a poller that finds it taken leaves a flag the holder re-checks).
 // A large payload whose receive is posted when its DATA frame begins is read straight into
