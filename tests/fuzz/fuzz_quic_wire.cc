@@ -2,7 +2,9 @@
 // Copyright 2026 The nexar authors
 // The quic_link frame decoder (bytes a peer sends on a QUIC stream): it uses no more than
 // it was given, a malformed frame is NEXAR_ERR_PROTOCOL, a frame it accepts encodes back to
-// the same bytes, and frame_extent agrees with it.
+// the same bytes (a MSG frame also as its head and its payload apart), and frame_extent
+// agrees with it.
+#include <algorithm>
 #include <vector>
 
 #include "fuzz_input.h"
@@ -40,6 +42,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         nexar::fuzz::require(f.hdr.len == 0 || (f.payload >= data + at && f.payload + f.hdr.len <= data + at + used),
                              "the payload inside the frame");
         encode_msg(&again, f.hdr, f.payload);
+        {  // TCP writes the head from its own buffer and the payload from the sender's
+          uint8_t head[kMsgHeadSize];
+          encode_msg_head(head, f.hdr);
+          nexar::fuzz::require(used == kMsgHeadSize + f.hdr.len && std::equal(head, head + kMsgHeadSize, data + at),
+                               "a MSG frame is its head, then its payload");
+        }
         break;
       case FrameType::LARGE: encode_large(&again, f.hdr, f.seq); break;
       case FrameType::BYE: encode_bye(&again); break;

@@ -14,7 +14,7 @@ using transport::get_le;
 using transport::put_le;
 
 constexpr size_t kHelloSize = 1 + 4 + 2 + 4 + 4;
-constexpr size_t kMsgHead = 1 + 4 + 4 + 8 + 8;
+constexpr size_t kMsgHead = kMsgHeadSize;
 constexpr size_t kLargeSize = kMsgHead + 8;
 constexpr size_t kAbortHead = 1 + 4 + 4 + 2;
 
@@ -28,13 +28,21 @@ void encode_hello(std::vector<uint8_t>* out, int32_t rank, int32_t world_size) {
   put_le(out, world_size);
 }
 
+void encode_msg_head(uint8_t* out, const transport::MsgHeader& hdr) {
+  static_assert(kMsgHeadSize == 1 + sizeof(hdr.ctx) + sizeof(hdr.tag) + sizeof(hdr.len) + sizeof(hdr.aux));
+  out[0] = static_cast<uint8_t>(FrameType::MSG);
+  std::memcpy(out + 1, &hdr.ctx, 4);  // little-endian hosts: a copy is the encoding (le_bytes.h)
+  std::memcpy(out + 5, &hdr.tag, 4);
+  std::memcpy(out + 9, &hdr.len, 8);
+  std::memcpy(out + 17, &hdr.aux, 8);
+}
+
 void encode_msg(std::vector<uint8_t>* out, const transport::MsgHeader& hdr, const uint8_t* payload) {
-  out->push_back(static_cast<uint8_t>(FrameType::MSG));
-  put_le(out, hdr.ctx);
-  put_le(out, hdr.tag);
-  put_le(out, hdr.len);
-  put_le(out, hdr.aux);
-  if (hdr.len) out->insert(out->end(), payload, payload + hdr.len);
+  // One resize: appending field by field reallocated the vector four or five times.
+  const size_t n = out->size();
+  out->resize(n + kMsgHeadSize + hdr.len);
+  encode_msg_head(out->data() + n, hdr);
+  if (hdr.len) std::memcpy(out->data() + n + kMsgHeadSize, payload, hdr.len);
 }
 
 void encode_large(std::vector<uint8_t>* out, const transport::MsgHeader& hdr, uint64_t seq) {

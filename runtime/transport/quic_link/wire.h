@@ -47,6 +47,10 @@ struct Frame {
 
 void encode_hello(std::vector<uint8_t>* out, int32_t rank, int32_t world_size);
 void encode_msg(std::vector<uint8_t>* out, const transport::MsgHeader& hdr, const uint8_t* payload);
+// A MSG frame's head (type, ctx, tag, len, aux; its payload follows): kMsgHeadSize bytes at
+// out. For a writer that sends the payload from where it lies (TCP's writev).
+inline constexpr size_t kMsgHeadSize = 1 + 4 + 4 + 8 + 8;
+void encode_msg_head(uint8_t* out, const transport::MsgHeader& hdr);
 void encode_large(std::vector<uint8_t>* out, const transport::MsgHeader& hdr, uint64_t seq);
 void encode_bye(std::vector<uint8_t>* out);
 void encode_abort(std::vector<uint8_t>* out, uint32_t ctx, int32_t code, const std::string& text);

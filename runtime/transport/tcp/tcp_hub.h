@@ -87,6 +87,7 @@ class Hub {
   void finish_pending(Pending* p);
   void drop_pending(Pending* p, const Status& why);
   int poll_inner();  // the events handled
+  bool poll_direct(bool* moved);  // false: a link waits for EPOLLOUT (ask epoll instead)
   void tick();
   bool decide_blind();  // the hub's thread, before it waits
   void wake();

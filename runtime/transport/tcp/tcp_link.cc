@@ -39,9 +39,12 @@ TcpLink::~TcpLink() {
   if (fd < 0) return;
   NX_INFO(NET,
           "TCP link to rank %d: large messages sent: %llu on credit, %llu after a CTS; payload into posted receives: "
-          "%llu bytes read there directly, %llu copied",
+          "%llu bytes read there directly, %llu copied; reads: %llu, %llu of them by a waiting thread without epoll; "
+          "CREDIT frames sent: %llu, %llu of them alone",
           peer_, static_cast<unsigned long long>(sent_on_credit_), static_cast<unsigned long long>(sent_after_cts_),
-          static_cast<unsigned long long>(rx_direct_), static_cast<unsigned long long>(rx_copied_));
+          static_cast<unsigned long long>(rx_direct_), static_cast<unsigned long long>(rx_copied_),
+          static_cast<unsigned long long>(rx_reads_.load()), static_cast<unsigned long long>(direct_reads_.load()),
+          static_cast<unsigned long long>(credit_frames_), static_cast<unsigned long long>(credit_alone_));
   // Unread bytes at close() make the kernel reset the connection, which can discard what
   // the peer has not read yet: read them first.
   uint8_t sink[4096];
@@ -128,6 +131,7 @@ void TcpLink::fail_on_hub(const Status& why) {
   {
     std::lock_guard<std::mutex> lock(tx_mu_);
     if (fail_request_.ok()) fail_request_ = why;
+    fail_requested_.store(!fail_request_.ok(), std::memory_order_release);
   }
   on_readable();  // the reader applies it
 }

@@ -6,9 +6,10 @@
 // Payload travels in the clear.
 //
 // Sending: the sending thread writes (writev, non-blocking, straight from the user's
-// buffer for large payloads) under tx_mu_; what the socket does not take waits in a
-// queue the hub's thread writes on EPOLLOUT. A small message is copied and completes at
-// once; a large one completes when the kernel has taken all of it.
+// buffer) under tx_mu_; what the socket does not take waits in a queue the hub's thread
+// writes on EPOLLOUT. A small message completes at once (the kernel took it, or the queue
+// a copy); a large one completes when the kernel has taken all of it. Returned credit
+// rides in front of the next frame written (push_credit_locked).
 // Receiving: whoever polls (the hub's thread, or a waiting thread) drains the socket under
 // rx_mu_ (try-lock; a poller that finds it taken leaves a flag the holder re-checks).
 // A large payload whose receive is posted when its DATA frame begins is read straight into
@@ -17,6 +18,9 @@
 // Back-pressure: while the sink is over its limit the link grants no CTS (until resume()),
 // so no more large payloads come; small messages and payloads already granted still do.
 #pragma once
+
+#include <sys/types.h>
+#include <sys/uio.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -54,6 +58,9 @@ inline constexpr uint8_t kCredit = 0x54;
 inline constexpr size_t kCtsSize = 1 + 8, kDataHead = 1 + 8 + 8, kCreditSize = 1 + 8;
 inline constexpr int kMaxGranted = 4;  // large payloads granted and not yet read whole, per link
 inline constexpr uint64_t kCreditBytes = 2u << 20;  // per direction of a link
+// Returned credit waits for a frame going the other way until this much is due (the peer
+// still holds the rest of kCreditBytes meanwhile); then it goes alone.
+inline constexpr uint64_t kCreditReturnAlone = kCreditBytes / 2;
 
 class TcpLink final : public transport::NetLink {
  public:
@@ -83,6 +90,11 @@ class TcpLink final : public transport::NetLink {
   void fail_connect(const Status& why);
   void on_readable();  // drains the socket (any thread)
   void on_writable();  // flushes the queue (any thread)
+  // A waiting thread's look at this link without asking epoll first: reads what the socket
+  // has (one recv), true if that moved bytes. With bytes queued for EPOLLOUT it reads
+  // nothing and says so (has_backlog): the caller asks epoll then.
+  bool read_now();
+  bool has_backlog() const { return tx_backlog_.load(std::memory_order_relaxed); }
   // Keep-alive and silence check (the hub's thread, every tick).
   void tick(int64_t now_ns, int64_t keepalive_ns, int64_t peer_timeout_ns);
   void resume_on_hub();  // the hub's thread, after resume()
@@ -98,6 +110,14 @@ class TcpLink final : public transport::NetLink {
   // Queues a frame (and op's payload after it) and writes what the socket takes. Returns
   // the link's death if it is dead (then op, if any, is completed with it).
   Status enqueue(std::vector<uint8_t> head, transport::SendOp* op);
+  // A small message: written at once from data when nothing is queued, else queued.
+  Status send_msg(const transport::MsgHeader& hdr, const uint8_t* data);
+  // Under tx_mu_: one non-blocking writev; the bytes taken, or -1 (the socket is full, or
+  // broken: then the link's failure is posted to the hub).
+  ssize_t write_locked(int fd, iovec* iov, size_t n);
+  // Under tx_mu_: queues the credit not yet written as a CREDIT frame, before the frame
+  // about to be queued (credit rides on the next write instead of costing its own).
+  bool push_credit_locked();  // true if it queued one
   // Under tx_mu_: writes queued items; completed large ops go to *done.
   void flush_locked(std::vector<transport::SendOp*>* done);
   void drain_locked();  // under rx_mu_
@@ -138,10 +158,18 @@ class TcpLink final : public transport::NetLink {
   uint64_t next_tx_seq_ = 0;           // LARGE frames
   uint64_t tx_credit_ = kCreditBytes;  // payload bytes this side may still send on credit
   uint64_t sent_on_credit_ = 0, sent_after_cts_ = 0;  // large sends (said when the connection ends)
+  // Credit returned to the peer and not written yet: it goes with this side's next frame,
+  // or alone once it reaches kCreditReturnAlone.
+  uint64_t credit_unsent_ = 0;
+  uint64_t credit_frames_ = 0, credit_alone_ = 0;  // CREDIT frames written, of them alone (said at the end)
   std::atomic<bool> bye_sent_{false};
+
+  std::atomic<bool> tx_backlog_{false};  // tx_ is not empty: waits for EPOLLOUT
 
   std::mutex rx_mu_;
   std::atomic<bool> rx_pending_{false};
+  std::atomic<uint64_t> rx_reads_{0};  // reads that returned bytes (written under rx_mu_)
+  std::atomic<uint64_t> direct_reads_{0};  // of them, by read_now (said when the connection ends)
   std::vector<uint8_t> rx_;  // bytes read, not yet parsed: [rx_off_, rx_end_)
   size_t rx_off_ = 0, rx_end_ = 0;
   struct Announced {
@@ -170,6 +198,7 @@ class TcpLink final : public transport::NetLink {
   std::atomic<bool> resume_requested_{false};
   std::atomic<int64_t> last_rx_ns_{0};
   Status fail_request_;  // under tx_mu_: set by fail_on_hub / peer_gone, applied by the reader
+  std::atomic<bool> fail_requested_{false};  // fail_request_ is set
 };
 
 }  // namespace nexar::tcp

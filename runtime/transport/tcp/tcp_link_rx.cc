@@ -59,17 +59,29 @@ void TcpLink::on_readable() {
   }
 }
 
+bool TcpLink::read_now() {
+  if (fd_.load(std::memory_order_relaxed) < 0) return false;
+  const uint64_t before = rx_reads_.load(std::memory_order_relaxed);
+  on_readable();
+  const uint64_t got = rx_reads_.load(std::memory_order_relaxed) - before;
+  if (got == 0) return false;
+  direct_reads_.fetch_add(got, std::memory_order_relaxed);
+  return true;
+}
+
 void TcpLink::drain_locked() {
   if (rx_dead_) return;
-  Status fail;
-  {
-    std::lock_guard<std::mutex> lock(tx_mu_);
-    fail = fail_request_;
+  if (fail_requested_.load(std::memory_order_acquire)) {  // no lock on every drain: set once
+    Status fail;
+    {
+      std::lock_guard<std::mutex> lock(tx_mu_);
+      fail = fail_request_;
+    }
+    return fail_locked(fail);
   }
-  if (!fail.ok()) return fail_locked(fail);
   const int fd = fd_.load();
   if (fd < 0) return;
-  if (resume_requested_.exchange(false)) {
+  if (resume_requested_.load(std::memory_order_relaxed) && resume_requested_.exchange(false)) {
     paused_.store(false);
     while (!cts_owed_.empty() && granted_ < kMaxGranted) {
       grant(cts_owed_.front());
@@ -125,6 +137,7 @@ void TcpLink::read_locked(int fd) {
     const ssize_t n = ::recv(fd, into, space, MSG_DONTWAIT);
     if (n > 0) {
       last_rx_ns_.store(now_ns());
+      rx_reads_.store(rx_reads_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
       emptied = static_cast<size_t>(n) < space;
       if (direct)
         payload_locked(nullptr, static_cast<size_t>(n));
@@ -201,9 +214,13 @@ void TcpLink::return_credit(uint64_t bytes) {
     return;
   }
   rx_credit_ += bytes;
-  std::vector<uint8_t> credit{kCredit};
-  transport::put_le(&credit, bytes);
-  (void)enqueue(std::move(credit), nullptr);
+  bool alone;
+  {
+    std::lock_guard<std::mutex> lock(tx_mu_);
+    credit_unsent_ += bytes;
+    alone = credit_unsent_ >= kCreditReturnAlone;
+  }
+  if (alone) (void)enqueue({}, nullptr);  // else it rides on the next frame this side writes
 }
 
 bool TcpLink::on_large(const quic_link::Frame& f, bool credited) {

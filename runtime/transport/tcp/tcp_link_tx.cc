@@ -20,19 +20,18 @@ constexpr size_t kMaxIov = 64;
 }
 
 void TcpLink::send(transport::SendOp* op) {
-  std::vector<uint8_t> frame;
   if (op->hdr.len <= eager_limit_) {
-    quic_link::encode_msg(&frame, op->hdr, op->data);
-    Status st = enqueue(std::move(frame), nullptr);
-    op->complete(st);  // the payload was copied (or the link is dead)
+    op->complete(send_msg(op->hdr, op->data));  // the kernel or the queue has the payload (or the link is dead)
     return;
   }
+  std::vector<uint8_t> frame;
   std::vector<transport::SendOp*> done;
   Status dead;
   {
     std::lock_guard<std::mutex> lock(tx_mu_);
     dead = dead_;
     if (dead.ok()) {
+      push_credit_locked();
       const uint64_t seq = next_tx_seq_++;
       std::vector<uint8_t> data_head{kData};
       transport::put_le(&data_head, seq);
@@ -58,12 +57,76 @@ void TcpLink::send(transport::SendOp* op) {
   for (transport::SendOp* d : done) d->complete(Status::Ok());
 }
 
+Status TcpLink::send_msg(const transport::MsgHeader& hdr, const uint8_t* data) {
+  // [CREDIT frame, when credit is unsent] MSG head; the payload follows from data.
+  uint8_t frames[kCreditSize + quic_link::kMsgHeadSize];
+  const auto len = static_cast<size_t>(hdr.len);
+  {
+    std::lock_guard<std::mutex> lock(tx_mu_);
+    if (!dead_.ok()) return dead_;
+    const int fd = fd_.load();
+    if (fd >= 0 && tx_.empty()) {
+      // Nothing queued ahead: one writev from the head and the caller's buffer, no frame
+      // built (building one cost allocations and a copy on every small message).
+      size_t head = 0;
+      if (credit_unsent_ > 0) {
+        frames[0] = kCredit;
+        std::memcpy(frames + 1, &credit_unsent_, 8);  // little-endian hosts (le_bytes.h)
+        head = kCreditSize;
+        credit_unsent_ = 0;
+        ++credit_frames_;
+      }
+      quic_link::encode_msg_head(frames + head, hdr);
+      head += quic_link::kMsgHeadSize;
+      iovec iov[2] = {{frames, head}, {const_cast<uint8_t*>(data), len}};
+      const ssize_t w = write_locked(fd, iov, len ? 2 : 1);
+      const size_t took = w > 0 ? static_cast<size_t>(w) : 0;
+      if (took == head + len) return Status::Ok();
+      // The socket is full: the rest waits for EPOLLOUT, from a copy.
+      std::vector<uint8_t> rest;
+      rest.reserve(head + len - took);
+      if (took < head) rest.insert(rest.end(), frames + took, frames + head);
+      const size_t from = took > head ? took - head : 0;
+      rest.insert(rest.end(), data + from, data + len);
+      tx_.push_back(TxItem{std::move(rest), nullptr, 0});
+      std::vector<transport::SendOp*> none;  // the queue held no large message
+      flush_locked(&none);
+      return Status::Ok();
+    }
+  }
+  std::vector<uint8_t> frame(quic_link::kMsgHeadSize + len);
+  quic_link::encode_msg_head(frame.data(), hdr);
+  if (len) std::memcpy(frame.data() + quic_link::kMsgHeadSize, data, len);
+  return enqueue(std::move(frame), nullptr);
+}
+
+ssize_t TcpLink::write_locked(int fd, iovec* iov, size_t n) {
+  msghdr mh{};
+  mh.msg_iov = iov;
+  mh.msg_iovlen = n;
+  for (;;) {
+    const ssize_t w = ::sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w >= 0) {
+      if (w > 0) last_tx_ns_.store(now_ns());
+      return w;
+    }
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) {
+      // The reader sees the broken connection too; tell it in case it does not.
+      const Status why(NEXAR_ERR_PEER_LOST, strprintf("sending to rank %d over TCP: %s", peer_, std::strerror(errno)));
+      hub_->post([this, why] { fail_on_hub(why); });
+    }
+    return -1;
+  }
+}
+
 bool TcpLink::on_cts(uint64_t seq) {
   std::vector<transport::SendOp*> done;
   {
     std::lock_guard<std::mutex> lock(tx_mu_);
     auto it = await_cts_.find(seq);
     if (it == await_cts_.end()) return false;
+    push_credit_locked();
     tx_.push_back(std::move(it->second));
     await_cts_.erase(it);
     if (fd_.load() >= 0 && dead_.ok()) flush_locked(&done);
@@ -92,13 +155,24 @@ Status TcpLink::enqueue(std::vector<uint8_t> head, transport::SendOp* op) {
     std::lock_guard<std::mutex> lock(tx_mu_);
     dead = dead_;
     if (dead.ok()) {
-      tx_.push_back(TxItem{std::move(head), op, 0});
+      if (push_credit_locked() && head.empty() && !op) ++credit_alone_;
+      if (!head.empty() || op) tx_.push_back(TxItem{std::move(head), op, 0});
       if (fd_.load() >= 0) flush_locked(&done);
     }
   }
   if (!dead.ok() && op) op->complete(dead);
   for (transport::SendOp* d : done) d->complete(Status::Ok());
   return dead;
+}
+
+bool TcpLink::push_credit_locked() {
+  if (credit_unsent_ == 0) return false;
+  std::vector<uint8_t> credit{kCredit};
+  transport::put_le(&credit, credit_unsent_);
+  credit_unsent_ = 0;
+  ++credit_frames_;
+  tx_.push_back(TxItem{std::move(credit), nullptr, 0});
+  return true;
 }
 
 void TcpLink::on_writable() {
@@ -112,7 +186,6 @@ void TcpLink::on_writable() {
 
 void TcpLink::flush_locked(std::vector<transport::SendOp*>* done) {
   const int fd = fd_.load();
-  bool wrote = false;
   while (!tx_.empty()) {
     iovec iov[kMaxIov];
     size_t n = 0;
@@ -125,20 +198,8 @@ void TcpLink::flush_locked(std::vector<transport::SendOp*>* done) {
       if (it->op && off < it->total())
         iov[n++] = {const_cast<uint8_t*>(it->op->data) + (off - it->head.size()), it->total() - off};
     }
-    msghdr mh{};
-    mh.msg_iov = iov;
-    mh.msg_iovlen = n;
-    const ssize_t w = ::sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      if (errno != EAGAIN && errno != EWOULDBLOCK) {
-        // The reader sees the broken connection too; tell it in case it does not.
-        const Status why(NEXAR_ERR_PEER_LOST, strprintf("sending to rank %d over TCP: %s", peer_, std::strerror(errno)));
-        hub_->post([this, why] { fail_on_hub(why); });
-      }
-      break;
-    }
-    wrote = true;
+    const ssize_t w = write_locked(fd, iov, n);
+    if (w < 0) break;
     auto left = static_cast<size_t>(w);
     while (left > 0) {
       TxItem& t = tx_.front();
@@ -151,7 +212,7 @@ void TcpLink::flush_locked(std::vector<transport::SendOp*>* done) {
       }
     }
   }
-  if (wrote) last_tx_ns_.store(now_ns());
+  tx_backlog_.store(!tx_.empty(), std::memory_order_relaxed);
   if (tx_.empty()) cv_.notify_all();
 }
 
