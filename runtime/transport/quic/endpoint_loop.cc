@@ -2,9 +2,10 @@
 // Copyright 2026 The nexar authors
 // The progress thread: one ppoll over the socket, the wake-up eventfd and the timerfd,
 // with the earliest ngtcp2 expiry as a nanosecond timeout (timer slack 1 ns, so pacing is
-// not throttled by the kernel's default 50 us slack). It holds io_mu_ except while it
-// sleeps; try_run and poll (endpoint_poll.cc) let other threads work in between, and arm
-// the timerfd when they need the loop before its timeout.
+// not throttled by the kernel's default 50 us slack), or none for kBulkPollNs after a bulk
+// datagram. It holds io_mu_ except while it sleeps; try_run and poll (endpoint_poll.cc)
+// let other threads work in between, and arm the timerfd when they need the loop before
+// its timeout.
 #include <poll.h>
 #include <sched.h>
 #include <sys/prctl.h>
