@@ -25,7 +25,7 @@ namespace {
 constexpr ngtcp2_tstamp kBlindBoundNs = NGTCP2_MILLISECONDS;  // a blind loop looks again after this
 constexpr ngtcp2_tstamp kStaleSpinnerNs = 100 * NGTCP2_MICROSECONDS;
 // A datagram this large carries bulk data (loopback's packets; a 1500-byte link's are
-// smaller). After the loop read one it polls the socket without sleeping for
+// smaller). After a turn that read one the loop polls the socket without sleeping for
 // kBulkPollNs: a receiver faster than its sender slept after every datagram and the next
 // one woke it, and that wake-up runs on the sender's CPU inside its sendmsg (loopback
 // delivers there; a woken idle vCPU is an IPI): 2-9% of the sender's CPU, and the sender
@@ -63,6 +63,9 @@ void EndpointImpl::run() {
                      {wake_fd_, POLLIN, 0},
                      {timer_fd_, POLLIN, 0}};
     timespec tmo{};
+    // From the end of the turn that read the datagram: a batch's decryption may outlast it.
+    if (bulk_read_) bulk_until_ = now0 + kBulkPollNs;
+    bulk_read_ = false;
     const bool bulk = !blind && now0 < bulk_until_;
     const ngtcp2_tstamp d = dirty_.empty() && deadline_ > now0 && !bulk ? deadline_ - now0 : 0;
     tmo.tv_sec = static_cast<time_t>(d / NGTCP2_SECONDS);
@@ -108,7 +111,7 @@ void EndpointImpl::run() {
 size_t EndpointImpl::receive(ngtcp2_tstamp rx) {
   receiving_ = true;
   const size_t n = socket_.receive([this, rx](const Address& from, uint8_t* data, size_t len) {
-    if (len >= kBulkDatagram && inside_ == this && !direct_) bulk_until_ = rx + kBulkPollNs;
+    if (len >= kBulkDatagram && inside_ == this && !direct_) bulk_read_ = true;
     on_datagram(from, data, len, rx);
   });
   receiving_ = false;
