@@ -62,10 +62,12 @@ World::~World() {
     const quic::Endpoint::Stats st = endpoint_->stats();
     NX_INFO(NET,
             "rank %d: waiting threads read %llu QUIC datagrams themselves (%llu reads found none); "
-            "%llu packets without stream data sent; %llu progress-thread alarms",
+            "%llu packets without stream data sent; %llu progress-thread alarms; "
+            "%llu progress-thread polls after bulk datagrams",
             info_.rank, static_cast<unsigned long long>(st.polled_datagrams),
             static_cast<unsigned long long>(st.polled_empty_reads),
-            static_cast<unsigned long long>(st.packets_without_data), static_cast<unsigned long long>(st.alarms));
+            static_cast<unsigned long long>(st.packets_without_data), static_cast<unsigned long long>(st.alarms),
+            static_cast<unsigned long long>(st.bulk_polls));
   }
   endpoint_.reset();
   tcp_.reset();  // its thread calls into links

@@ -39,6 +39,7 @@ long line_sum(const std::string& err, const std::string& key) {
 long empty_reads(const std::string& err) { return line_sum(err, "themselves ("); }
 long bare_packets(const std::string& err) { return line_sum(err, "found none); "); }
 long alarms(const std::string& err) { return line_sum(err, "packets without stream data sent; "); }
+long bulk_polls(const std::string& err) { return line_sum(err, "progress-thread alarms; "); }
 
 }  // namespace
 
@@ -56,6 +57,9 @@ TEST_CASE("ordered ping-pong, ANY_SOURCE and large messages, with and without th
       expect_ok(r, np, "pingpong ok");
       REQUIRE(count_of(r.err, "waiting threads read ") == static_cast<size_t>(np));
       if (std::string(spin) == "0") REQUIRE(polled(r.err) == 0);
+      // The 256 KiB messages' 65,000-byte datagrams: the progress thread that read one
+      // polls on without sleeping for 100 us (endpoint_loop.cc, kBulkPollNs).
+      if (std::string(spin) == "0") REQUIRE(bulk_polls(r.err) > 0);
       if (std::string(spin) != "0" && np == 2) REQUIRE(polled(r.err) > 0);
     }
   }
@@ -85,6 +89,9 @@ TEST_CASE("an exchange's ACKs ride the next message and never ring the progress 
   expect_ok(r, 2, "exchange ok");
   INFO("packets without stream data: " << bare_packets(r.err) << ", alarms: " << alarms(r.err));
   REQUIRE(count_of(r.err, "progress-thread alarms") == 2);
+  // 4 B messages: the progress thread sleeps between them. Only the handshakes' padded
+  // 65,000-byte packets (a few per connection) start the bulk poll, each for 100 us.
+  REQUIRE(bulk_polls(r.err) < 2 * 2000);
   auto off = probe(2, "exchange", {"NEXAR_QUIC_SPIN_US=200", "NEXAR_QUIC_ACK_HOLD_US=0"});
   expect_ok(off, 2, "exchange ok");
   INFO("NEXAR_QUIC_ACK_HOLD_US=0: packets without stream data: " << bare_packets(off.err));

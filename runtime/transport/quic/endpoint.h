@@ -114,6 +114,7 @@ class Endpoint {
                                       // one and lost it to the progress thread)
     uint64_t packets_without_data = 0;  // written with no stream data: mostly ACKs alone
     uint64_t alarms = 0;                // the progress thread woken by its timerfd
+    uint64_t bulk_polls = 0;            // the progress thread's turns without a sleep after a bulk datagram
   };
   virtual Stats stats() const = 0;
   // True on a thread that holds the endpoint's lock (the progress thread while it works,

@@ -130,6 +130,10 @@ class EndpointImpl final : public Endpoint {
   ngtcp2_tstamp deadline_ = UINT64_MAX;  // when the loop's ppoll times out (as it last slept)
   bool direct_ = false;
   bool receiving_ = false;  // inside receive(): the socket's batch is being handed out
+  bool bulk_read_ = false;         // the loop's turn read a bulk datagram (endpoint_loop.cc)
+  ngtcp2_tstamp bulk_until_ = 0;  // the loop polls the socket without sleeping until then
+  unsigned bulk_since_yield_ = 0;  // polls without a sleep, for the yield every kBulkPollsPerYield
+  std::atomic<uint64_t> bulk_polls_{0};  // Stats::bulk_polls
   bool need_loop_ = false;
   bool stopping_ = false;
   bool want_writable_ = false;

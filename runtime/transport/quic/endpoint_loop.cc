@@ -2,10 +2,12 @@
 // Copyright 2026 The nexar authors
 // The progress thread: one ppoll over the socket, the wake-up eventfd and the timerfd,
 // with the earliest ngtcp2 expiry as a nanosecond timeout (timer slack 1 ns, so pacing is
-// not throttled by the kernel's default 50 us slack). It holds io_mu_ except while it
-// sleeps; try_run and poll (endpoint_poll.cc) let other threads work in between, and arm
-// the timerfd when they need the loop before its timeout.
+// not throttled by the kernel's default 50 us slack), or none for kBulkPollNs after a bulk
+// datagram. It holds io_mu_ except while it sleeps; try_run and poll (endpoint_poll.cc)
+// let other threads work in between, and arm the timerfd when they need the loop before
+// its timeout.
 #include <poll.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -22,6 +24,17 @@ namespace nexar::quic {
 namespace {
 constexpr ngtcp2_tstamp kBlindBoundNs = NGTCP2_MILLISECONDS;  // a blind loop looks again after this
 constexpr ngtcp2_tstamp kStaleSpinnerNs = 100 * NGTCP2_MICROSECONDS;
+// A datagram this large carries bulk data (loopback's packets; a 1500-byte link's are
+// smaller). After a turn that read one the loop polls the socket without sleeping for
+// kBulkPollNs: a receiver faster than its sender slept after every datagram and the next
+// one woke it, and that wake-up runs on the sender's CPU inside its sendmsg (loopback
+// delivers there; a woken idle vCPU is an IPI): 2-9% of the sender's CPU, and the sender
+// sets a bulk transfer's rate (docs/quic-performance.md).
+constexpr size_t kBulkDatagram = 16384;
+constexpr ngtcp2_tstamp kBulkPollNs = 100 * NGTCP2_MICROSECONDS;
+// Polls between two sched_yield calls while polling without sleeping: the rank's waiting
+// thread may share this core.
+constexpr unsigned kBulkPollsPerYield = 8;
 }  // namespace
 
 void EndpointImpl::run() {
@@ -50,12 +63,20 @@ void EndpointImpl::run() {
                      {wake_fd_, POLLIN, 0},
                      {timer_fd_, POLLIN, 0}};
     timespec tmo{};
-    const ngtcp2_tstamp d = dirty_.empty() && deadline_ > now0 ? deadline_ - now0 : 0;
+    // From the end of the turn that read the datagram: a batch's decryption may outlast it.
+    if (bulk_read_) bulk_until_ = now0 + kBulkPollNs;
+    bulk_read_ = false;
+    const bool bulk = !blind && now0 < bulk_until_;
+    const ngtcp2_tstamp d = dirty_.empty() && deadline_ > now0 && !bulk ? deadline_ - now0 : 0;
     tmo.tv_sec = static_cast<time_t>(d / NGTCP2_SECONDS);
     tmo.tv_nsec = static_cast<long>(d % NGTCP2_SECONDS);
-    timespec* ptmo = deadline_ == UINT64_MAX && dirty_.empty() ? nullptr : &tmo;
+    timespec* ptmo = deadline_ == UINT64_MAX && dirty_.empty() && !bulk ? nullptr : &tmo;
     inside_ = nullptr;
     io_mu_.unlock();
+    if (bulk) {
+      bulk_polls_.fetch_add(1, std::memory_order_relaxed);
+      if (++bulk_since_yield_ % kBulkPollsPerYield == 0) sched_yield();
+    }
     int n = ::ppoll(fds, 3, ptmo, nullptr);
     if (blind) gate_.end_blind();
     home_.return_home();
@@ -89,8 +110,10 @@ void EndpointImpl::run() {
 
 size_t EndpointImpl::receive(ngtcp2_tstamp rx) {
   receiving_ = true;
-  const size_t n =
-      socket_.receive([this, rx](const Address& from, uint8_t* data, size_t len) { on_datagram(from, data, len, rx); });
+  const size_t n = socket_.receive([this, rx](const Address& from, uint8_t* data, size_t len) {
+    if (len >= kBulkDatagram && inside_ == this && !direct_) bulk_read_ = true;
+    on_datagram(from, data, len, rx);
+  });
   receiving_ = false;
   return n;
 }

@@ -125,6 +125,7 @@ Endpoint::Stats EndpointImpl::stats() const {
   s.polled_empty_reads = polled_empty_.load(std::memory_order_relaxed);
   s.packets_without_data = packets_without_data_.load(std::memory_order_relaxed);
   s.alarms = alarms_.load(std::memory_order_relaxed);
+  s.bulk_polls = bulk_polls_.load(std::memory_order_relaxed);
   return s;
 }
 
