@@ -80,6 +80,17 @@ struct CostModel {
   // input and output (2n) fit a core's own cache. 2 ranks on 2 cores, allreduce 256 KiB
   // (2026-11-28): halving_doubling 39-54 us, shm_stage 37-44.
   double reduced_results_extra(int p, double n) const { return n * (p - 1.0) / p * remote_write_extra(2 * n, p); }
+  // How many times more a reduce_scatter's message algorithm (halving, ring) pays for its
+  // bytes, sent and reduced, with more ranks than cores on one host. Each step copies the
+  // partner's message out of the ring into a receive buffer and then reduces it into a work
+  // buffer, whole, and every exchange waits for the partner, so the ranks sharing a core
+  // switch between the copy and the reduction and find their buffers evicted; shm_direct's
+  // rank reads and reduces all its blocks piece by piece through a cache-resident buffer
+  // after one wait. Measured per byte of n(p-1)/p beyond 64 KiB (2026-11-28, ba8a11d, quiet
+  // machine), halving took 0.59-0.73 ns at 8 ranks on 2 cores and 0.45-0.67 at 4, where
+  // b(1 + 1/c) + g prices 0.49: 1.5 times that puts the choice between halving and
+  // shm_direct where it measured (8 ranks: halving up to 128 KiB, 4 ranks up to 32 KiB).
+  double crowded_reduced_bytes(int p) const { return same_host && p > cores ? 1.5 : 1.0; }
   // How many times longer a round waits for its members to be scheduled: p / cores with
   // more ranks than cores, else 1.
   double crowding(int p) const { return p > cores ? static_cast<double>(p) / cores : 1.0; }

@@ -41,7 +41,7 @@ Status reduce_scatter_halving(CollContext& ctx, const CollArgs& a) {
 
 double reduce_scatter_halving_cost(const CostModel& m, int p, double n) {
   const double f = static_cast<double>(p - 1) / p;
-  return m.xfer(ceil_log2(p), n * f) + m.reduce(n * f);
+  return m.xfer(ceil_log2(p), 0) + m.crowded_reduced_bytes(p) * (m.xfer(0, n * f) + m.reduce(n * f));
 }
 
 }  // namespace nexar::coll

@@ -20,7 +20,7 @@ Status reduce_scatter_ring(CollContext& ctx, const CollArgs& a) {
 // n = size * count bytes of input: (p-1) messages, n(p-1)/p bytes sent and reduced.
 double reduce_scatter_ring_cost(const CostModel& m, int p, double n) {
   const double f = static_cast<double>(p - 1) / p;
-  return m.xfer(p - 1, n * f) + m.reduce(n * f);
+  return m.xfer(p - 1, 0) + m.crowded_reduced_bytes(p) * (m.xfer(0, n * f) + m.reduce(n * f));
 }
 
 }  // namespace nexar::coll

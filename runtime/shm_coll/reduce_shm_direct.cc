@@ -120,10 +120,15 @@ Status reduce_shm_direct(CollContext& ctx, const CollArgs& a) {
   return Status::Ok();
 }
 
-// Two slot rounds, p - 1 reads of n/p bytes each reduced (n = p * count bytes).
+// Two slot rounds, p - 1 reads of n/p bytes each reduced (n = p * count bytes), each read
+// a CMA call (a/4 with a core per rank). With more ranks than cores a core makes its
+// ranks' calls one after another, crowding(p) (p - 1) of them, and each took about a:
+// 8 ranks on 2 cores, 16 KiB took 66 us where the rounds and the bytes price 14 (52 us
+// for 28 calls a core), 4 ranks 23 us (12 calls; 2026-11-28, ba8a11d, quiet machine).
 double reduce_scatter_shm_direct_cost(const CostModel& m, int p, double n) {
   const double f = (p - 1.0) / p;
-  return m.slot_rounds(2, p) + (p - 1) * m.alpha_us / 4 + n * f * m.beta_us_per_byte + m.reduce(n * f);
+  const double calls = p > m.cores ? (p - 1) * m.crowding(p) * m.alpha_us : (p - 1) * m.alpha_us / 4;
+  return m.slot_rounds(2, p) + calls + n * f * m.beta_us_per_byte + m.reduce(n * f);
 }
 // Three slot rounds; the longest path's reads and writes: at p = 2 both ranks read about
 // 2n/3 (the other rank the rest, written back), the root reducing 2n/3 (its kRootHead more

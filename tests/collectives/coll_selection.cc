@@ -544,10 +544,12 @@ TEST_CASE("one element per rank: allgather, reduce_scatter, alltoall, reduce, ga
       a.count = 128;  // 512 B a block, 4 KiB for 8 blocks: the inline limit itself
       REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
       CHECK(std::string(c.algo->name) == "shm_flat");
-      a.count = 129;  // 8 ranks on 2 cores: pushed data saves shm_direct's second round
+      // 8 ranks on 2 cores: pushed data saves shm_direct's second round; reduce_scatter's
+      // three halving steps cost less than shm_direct's 28 CMA calls a core.
+      a.count = 129;
       REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, slots).ok());
       CHECK(std::string(c.algo->name) ==
-            (k == CollKind::ALLGATHER ? "shm_flat" : k == CollKind::ALLTOALL ? "shm_push" : "shm_direct"));
+            (k == CollKind::ALLGATHER ? "shm_flat" : k == CollKind::ALLTOALL ? "shm_push" : "halving"));
     }
     ScopedEnv force("NEXAR_ALGO", (std::string(coll_kind_name(k)) + ":shm_flat").c_str());
     a.count = p_blocks ? 512 : 1024;  // 4096 B in the slot at 2 ranks: it fits
@@ -594,9 +596,9 @@ TEST_CASE("staged copies cost memory speed beyond the cache; over shared memory 
 TEST_CASE("with more ranks than cores on one host the message algorithms pay the crowding too", "[select][slots]") {
   ScopedEnv env("NEXAR_ALGO", nullptr);
   // 8 ranks on 2 cores, 64 KiB gathered / reduced: each message round waits for its
-  // partner to be scheduled as each slot round waits for its members, so the two slot
-  // rounds of shm_direct (allgather: shm_push's one) beat the three message rounds of
-  // recursive_doubling / halving.
+  // partner to be scheduled as each slot round waits for its members, so shm_push's one
+  // slot round beats the three message rounds of recursive_doubling; reduce_scatter's
+  // halving still beats shm_direct, whose CMA calls the crowding prices too.
   for (CollKind k : {CollKind::ALLGATHER, CollKind::REDUCE_SCATTER}) {
     CollArgs a{k};
     a.dtype = NEXAR_FLOAT32;
@@ -604,13 +606,38 @@ TEST_CASE("with more ranks than cores on one host the message algorithms pay the
     Choice c;
     INFO(coll_kind_name(k));
     REQUIRE(select_algorithm(a, 8, CollTransport::SHM, &c, SlotCaps{true, 4096, true, 2}).ok());
-    CHECK(std::string(c.algo->name) == (k == CollKind::ALLGATHER ? "shm_push" : "shm_direct"));
+    CHECK(std::string(c.algo->name) == (k == CollKind::ALLGATHER ? "shm_push" : "halving"));
     // The latency scales with ranks per core, only beyond one rank per core.
     CostModel m;
     m.cores = 2;
     CHECK(m.crowded_messages(8).alpha_us == 4 * m.alpha_us);
     CHECK(m.crowded_messages(2).alpha_us == m.alpha_us);
   }
+}
+
+TEST_CASE("reduce_scatter with more ranks than cores: halving for small inputs, shm_direct for large", "[select][slots]") {
+  ScopedEnv env("NEXAR_ALGO", nullptr);
+  // Measured on 2 cores (2026-11-28, ba8a11d, docs/collectives.md): 8 ranks, halving
+  // 42-50 us at 16 KiB and 90-112 at 128 KiB against shm_direct's 66 and 103, shm_direct
+  // 149 at 256 KiB against 166-189; 4 ranks, halving 15 us at 16 KiB against 23,
+  // shm_direct 39-42 at 128 KiB against 52-54; 3 ranks, ring 8-9 us at 6-12 KiB against
+  // shm_direct's 12.
+  const SlotCaps two_cores{true, 4096, true, 2};
+  const auto chosen_rs = [&](int p, size_t bytes) {
+    CollArgs a{CollKind::REDUCE_SCATTER};
+    a.dtype = NEXAR_FLOAT32;
+    a.count = bytes / (4 * static_cast<size_t>(p));
+    Choice c;
+    REQUIRE(select_algorithm(a, p, CollTransport::SHM, &c, two_cores).ok());
+    return std::string(c.algo->name);
+  };
+  for (size_t kib : {16, 64, 128}) CHECK(chosen_rs(8, kib << 10) == "halving");
+  for (size_t kib : {256, 1024}) CHECK(chosen_rs(8, kib << 10) == "shm_direct");
+  CHECK(chosen_rs(4, 16 << 10) == "halving");
+  for (size_t kib : {64, 128, 256, 1024}) CHECK(chosen_rs(4, kib << 10) == "shm_direct");
+  CHECK(chosen_rs(3, 12 << 10) == "ring");
+  // A core per rank: unchanged (2 ranks read directly from 32 KiB on).
+  CHECK(chosen_rs(2, 64 << 10) == "shm_direct");
 }
 
 TEST_CASE("a pattern's stretch is the mean over its rounds of the longest route", "[select][topology]") {
