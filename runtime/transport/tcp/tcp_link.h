@@ -115,8 +115,11 @@ class TcpLink final : public transport::NetLink {
   // Under tx_mu_: one non-blocking writev; the bytes taken, or -1 (the socket is full, or
   // broken: then the link's failure is posted to the hub).
   ssize_t write_locked(int fd, iovec* iov, size_t n);
-  // Under tx_mu_: queues the credit not yet written as a CREDIT frame, before the frame
-  // about to be queued (credit rides on the next write instead of costing its own).
+  // Under tx_mu_: writes the credit not yet written as a CREDIT frame at out (kCreditSize
+  // bytes) and counts it sent; the bytes written, 0 when none is due.
+  size_t take_credit_locked(uint8_t* out);
+  // Under tx_mu_: queues that CREDIT frame before the frame about to be queued (credit
+  // rides on the next write instead of costing its own).
   bool push_credit_locked();  // true if it queued one
   // Under tx_mu_: writes queued items; completed large ops go to *done.
   void flush_locked(std::vector<transport::SendOp*>* done);

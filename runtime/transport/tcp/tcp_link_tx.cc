@@ -68,14 +68,7 @@ Status TcpLink::send_msg(const transport::MsgHeader& hdr, const uint8_t* data) {
     if (fd >= 0 && tx_.empty()) {
       // Nothing queued ahead: one writev from the head and the caller's buffer, no frame
       // built (building one cost allocations and a copy on every small message).
-      size_t head = 0;
-      if (credit_unsent_ > 0) {
-        frames[0] = kCredit;
-        std::memcpy(frames + 1, &credit_unsent_, 8);  // little-endian hosts (le_bytes.h)
-        head = kCreditSize;
-        credit_unsent_ = 0;
-        ++credit_frames_;
-      }
+      size_t head = take_credit_locked(frames);
       quic_link::encode_msg_head(frames + head, hdr);
       head += quic_link::kMsgHeadSize;
       iovec iov[2] = {{frames, head}, {const_cast<uint8_t*>(data), len}};
@@ -165,12 +158,18 @@ Status TcpLink::enqueue(std::vector<uint8_t> head, transport::SendOp* op) {
   return dead;
 }
 
-bool TcpLink::push_credit_locked() {
-  if (credit_unsent_ == 0) return false;
-  std::vector<uint8_t> credit{kCredit};
-  transport::put_le(&credit, credit_unsent_);
+size_t TcpLink::take_credit_locked(uint8_t* out) {
+  if (credit_unsent_ == 0) return 0;
+  out[0] = kCredit;
+  std::memcpy(out + 1, &credit_unsent_, 8);  // little-endian hosts (le_bytes.h)
   credit_unsent_ = 0;
   ++credit_frames_;
+  return kCreditSize;
+}
+
+bool TcpLink::push_credit_locked() {
+  std::vector<uint8_t> credit(kCreditSize);
+  if (take_credit_locked(credit.data()) == 0) return false;
   tx_.push_back(TxItem{std::move(credit), nullptr, 0});
   return true;
 }
